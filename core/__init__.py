@@ -1,0 +1,1 @@
+"""The Cinco engine: board, rules, events, state, hooks, records. See ``docs/architecture.md``."""

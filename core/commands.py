@@ -1,0 +1,64 @@
+"""Commands: what a player asks to do. :func:`cinco.core.rules.decide` turns them into events.
+
+>>> PlayCard(seat=0, card=34, space=36)
+PlayCard(seat=0, card=34, space=36)
+>>> command_from_dict(Draw(seat=1).to_dict())
+Draw(seat=1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from .errors import EventError
+from .i18n import _
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """Base class of the three actions of a turn."""
+
+    kind: ClassVar[str] = "command"
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Command):
+    """A1/A2: play ``card``, placing a token on ``space`` (``None`` when it burns)."""
+
+    kind: ClassVar[str] = "play"
+    card: int
+    space: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Command):
+    """A3: take the top card of the draw pile."""
+
+    kind: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange(Command):
+    """A4: discard a hand of four and draw four."""
+
+    kind: ClassVar[str] = "exchange"
+
+
+COMMAND_TYPES: dict[str, type[Command]] = {c.kind: c for c in (PlayCard, Draw, Exchange)}
+
+
+def command_from_dict(data: dict[str, Any]) -> Command:
+    """Rebuild a command from :meth:`Command.to_dict` (for network clients and logs)."""
+    cls = COMMAND_TYPES.get(str(data.get("kind")))
+    if cls is None:
+        raise EventError(_("unknown command {kind!r}").format(kind=data.get("kind")))
+    args = {k: v for k, v in data.items() if k != "kind"}
+    try:
+        return cls(**args)
+    except TypeError as exc:
+        raise EventError(_("malformed command: {error}").format(error=exc)) from exc

@@ -1,0 +1,248 @@
+"""Events: the immutable, versioned, JSON-serialisable facts a game is made of.
+
+A game is the sequence of its events; its state is their fold (:func:`cinco.core.state.evolve`).
+Fields that only some viewers may see hold ``None`` in the other viewers' projection
+(:meth:`Event.seen_by`): a drawn card, a deck order, the cards of an exchange.
+
+>>> event = CardPlayed(seat=0, card=34, space=36)
+>>> event
+CardPlayed(seat=0, card=34, space=36)
+>>> event.to_dict()
+{'type': 'card_played', 'v': 1, 'seat': 0, 'card': 34, 'space': 36}
+>>> event_from_dict(event.to_dict()) == event
+True
+>>> CardDrawn(seat=1, card=12).seen_by(0)
+CardDrawn(seat=1, card=None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from .config import GameConfig
+from .errors import ConfigError, EventError
+from .i18n import _
+
+#: Version of the event schema. Bump it (and teach :func:`event_from_dict` to read the old
+#: one) whenever an event's fields change meaning.
+EVENT_VERSION = 1
+
+#: Who looks at the stream: a seat number, SPECTATOR (public facts only) or REFEREE (all).
+Viewer = int | None | str
+SPECTATOR: None = None
+REFEREE = "referee"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class of all events."""
+
+    type: ClassVar[str] = "event"
+
+    def seen_by(self, viewer: Viewer) -> Event:
+        """This event as *viewer* may see it (secret fields become ``None``)."""
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type, "v": EVENT_VERSION}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, GameConfig):
+                value = value.to_dict()
+            elif isinstance(value, tuple):
+                value = list(value)
+            data[f.name] = value
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    """The game is configured and the first player chosen (P5). Public."""
+
+    type: ClassVar[str] = "game_started"
+    config: GameConfig
+    first_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeckShuffled(Event):
+    """Cards became a new draw pile in ``order`` (top first): at set-up (S1) or from the discard
+    pile when a draw found the pile empty (A6). Only the referee sees the order."""
+
+    type: ClassVar[str] = "deck_shuffled"
+    size: int
+    order: tuple[int, ...] | None
+    reshuffle: bool
+
+    def seen_by(self, viewer: Viewer) -> Event:
+        if viewer == REFEREE:
+            return self
+        return DeckShuffled(size=self.size, order=None, reshuffle=self.reshuffle)
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    """``seat`` took the top card of the draw pile (dealing, A3, A4). Only they see it."""
+
+    type: ClassVar[str] = "card_drawn"
+    seat: int
+    card: int | None
+
+    def seen_by(self, viewer: Viewer) -> Event:
+        if viewer == REFEREE or viewer == self.seat:
+            return self
+        return CardDrawn(seat=self.seat, card=None)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """``seat`` revealed ``card``; a token went on ``space``, or the card burned (``None``, A2)."""
+
+    type: ClassVar[str] = "card_played"
+    seat: int
+    card: int
+    space: int | None
+
+    @property
+    def burned(self) -> bool:
+        return self.space is None
+
+
+@dataclass(frozen=True, slots=True)
+class HandDiscarded(Event):
+    """``seat`` discarded a whole hand face down to exchange it (A4). Only they see the cards."""
+
+    type: ClassVar[str] = "hand_discarded"
+    seat: int
+    count: int
+    cards: tuple[int, ...] | None
+
+    def seen_by(self, viewer: Viewer) -> Event:
+        if viewer == REFEREE or viewer == self.seat:
+            return self
+        return HandDiscarded(seat=self.seat, count=self.count, cards=None)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    """``seat``'s turn is over; ``next_seat`` is to move. ``action`` is play, draw or exchange."""
+
+    type: ClassVar[str] = "turn_ended"
+    seat: int
+    action: str
+    next_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """The game is over: ``winner`` is a team, or ``None`` for a draw; ``reason`` says why
+    (``line``, ``stalemate``, ``board_full``, ``turn_limit``, or a variant's own)."""
+
+    type: ClassVar[str] = "game_ended"
+    seat: int
+    action: str
+    winner: int | None
+    reason: str
+    line: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice(Event):
+    """Something players should be told that changes no state (a plugin failed, a bot's move
+    was replaced, ...). ``seat`` is who it concerns, if anyone."""
+
+    type: ClassVar[str] = "notice"
+    kind: str
+    text: str
+    seat: int | None = None
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        GameStarted,
+        DeckShuffled,
+        CardDrawn,
+        CardPlayed,
+        HandDiscarded,
+        TurnEnded,
+        GameEnded,
+        Notice,
+    )
+}
+
+
+def _check(value: Any, annotation: str, name: str) -> Any:
+    """Convert one JSON value to the field's type, or say what is wrong."""
+    optional = annotation.endswith(" | None")
+    base = annotation.removesuffix(" | None")
+    if value is None:
+        if optional:
+            return None
+        raise EventError(_("field '{name}' must not be empty").format(name=name))
+    if base == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EventError(_("field '{name}' must be a whole number").format(name=name))
+        return value
+    if base == "str":
+        if not isinstance(value, str):
+            raise EventError(_("field '{name}' must be text").format(name=name))
+        return value
+    if base == "bool":
+        if not isinstance(value, bool):
+            raise EventError(_("field '{name}' must be true or false").format(name=name))
+        return value
+    if base == "tuple[int, ...]":
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise EventError(_("field '{name}' must be a list of numbers").format(name=name))
+        return tuple(value)
+    if base == "GameConfig":
+        if not isinstance(value, dict):
+            raise EventError(_("field '{name}' must be an object").format(name=name))
+        try:
+            return GameConfig.from_dict(value)
+        except ConfigError as exc:
+            raise EventError(str(exc)) from exc
+    raise EventError(f"unsupported field type {annotation}")  # a bug in this module
+
+
+def event_from_dict(data: Any) -> Event:
+    """Rebuild an event from :meth:`Event.to_dict` output, checking every field.
+
+    >>> event_from_dict({"type": "card_played", "v": 1, "seat": 0, "card": "x", "space": 3})
+    Traceback (most recent call last):
+    ...
+    cinco.core.errors.EventError: card_played: field 'card' must be a whole number
+    """
+    if not isinstance(data, dict):
+        raise EventError(_("an event must be a JSON object"))
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(_("unknown event type {kind!r}").format(kind=kind))
+    version = data.get("v")
+    if version != EVENT_VERSION:
+        raise EventError(
+            _("{kind}: event version {v!r} is not supported (this Cinco reads version {ours})")
+            .format(kind=kind, v=version, ours=EVENT_VERSION)
+        )
+    known = {f.name for f in fields(cls)}
+    extra = set(data) - known - {"type", "v"}
+    if extra:
+        raise EventError(
+            _("{kind}: unexpected fields {extra}").format(kind=kind, extra=", ".join(sorted(extra)))
+        )
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.default is not MISSING:  # has a default: optional in the JSON
+                continue
+            raise EventError(_("{kind}: missing field '{name}'").format(kind=kind, name=f.name))
+        try:
+            values[f.name] = _check(data[f.name], str(f.type), f.name)
+        except EventError as exc:
+            raise EventError(f"{kind}: {exc}") from None
+    return cls(**values)

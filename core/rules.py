@@ -1,0 +1,329 @@
+"""Deciding: a command checked against the state becomes events, or is refused.
+
+:func:`decide` is pure: the same state and command always give the same events, and a refused
+command raises an :class:`~cinco.core.errors.IllegalCommand` that says why. Where the rules can
+vary (placement, the end of the game), it asks the game's :class:`RuleSet`, whose answers come
+from the rule hooks of the standard rules and of the enabled variants.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pluggy
+
+from . import hookspecs
+from .board import SPACES
+from .commands import Command, Draw, Exchange, PlayCard
+from .errors import (
+    CannotPlace,
+    CardNotInHand,
+    EmptyHand,
+    GameOver,
+    HandFull,
+    HandNotFull,
+    NoSuchSpace,
+    NotYourTurn,
+    SpaceBelowCard,
+    SpaceRequired,
+    SpaceTaken,
+)
+from .config import GameConfig
+from .events import (
+    CardDrawn,
+    CardPlayed,
+    DeckShuffled,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDiscarded,
+    TurnEnded,
+)
+from .i18n import _
+from .state import HAND_LIMIT, GameState, evolve
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ends: ``winner`` is a team (``None``: a draw); ``reason`` is a short code."""
+
+    winner: int | None
+    reason: str
+    line: tuple[int, ...] | None = None
+    over: bool = True
+
+
+#: Returned by a ``cinco_game_end`` implementation to say the game goes on, overruling the rest.
+ONGOING = Outcome(winner=None, reason="ongoing", over=False)
+
+
+class RuleSet:
+    """The rules of one game: the standard rules plus the enabled variants' rule hooks.
+
+    It is a pluggy plugin manager of its own, so that enabling a variant in one game never
+    changes another game running in the same process.
+    """
+
+    def __init__(self, rule_plugins: Iterable[object] = ()) -> None:
+        from . import standard_rules
+
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.pm.register(standard_rules, name="standard_rules")
+        for plugin in rule_plugins:
+            self.pm.register(plugin)
+        self._legal_spaces = self.pm.hook.cinco_legal_spaces
+        self._game_end = self.pm.hook.cinco_game_end
+
+    def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
+        """Where *card* may go; empty when it burns."""
+        spaces: tuple[int, ...] | None = self._legal_spaces(state=state, seat=seat, card=card)
+        return () if spaces is None else spaces
+
+    def outcome(self, state: GameState, command: Command) -> Outcome | None:
+        outcome: Outcome | None = self._game_end(state=state, command=command)
+        if outcome is None or not outcome.over:
+            return None
+        return outcome
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """Everything *seat* may do now.
+
+    ``plays`` pairs each card in hand with the spaces it may go on (empty: it burns).
+
+    Iterating gives every legal command; ``len()`` counts them, a burn counting once.
+    """
+
+    seat: int
+    plays: tuple[tuple[int, tuple[int, ...]], ...]
+    can_draw: bool
+    can_exchange: bool
+
+    def __iter__(self) -> Iterator[Command]:
+        for card, spaces in self.plays:
+            if spaces:
+                for space in spaces:
+                    yield PlayCard(self.seat, card, space)
+            else:
+                yield PlayCard(self.seat, card, None)
+        if self.can_draw:
+            yield Draw(self.seat)
+        if self.can_exchange:
+            yield Exchange(self.seat)
+
+    def __len__(self) -> int:
+        return (
+            sum(len(spaces) or 1 for _, spaces in self.plays)
+            + self.can_draw
+            + self.can_exchange
+        )
+
+    def __getitem__(self, index: int) -> Command:
+        """The *index*-th command of the iteration order, without building the others."""
+        if index < 0:
+            index += len(self)
+        for card, spaces in self.plays:
+            width = len(spaces) or 1
+            if index < width:
+                return PlayCard(self.seat, card, spaces[index] if spaces else None)
+            index -= width
+        if self.can_draw:
+            if index == 0:
+                return Draw(self.seat)
+            index -= 1
+        if self.can_exchange and index == 0:
+            return Exchange(self.seat)
+        raise IndexError("no such legal action")
+
+    def __contains__(self, command: object) -> bool:
+        if isinstance(command, PlayCard):
+            for card, spaces in self.plays:
+                if card == command.card:
+                    return command.space in spaces if spaces else command.space is None
+            return False
+        if isinstance(command, Draw):
+            return self.can_draw
+        if isinstance(command, Exchange):
+            return self.can_exchange
+        return False
+
+    def spaces_for(self, card: int) -> tuple[int, ...]:
+        for held, spaces in self.plays:
+            if held == card:
+                return spaces
+        return ()
+
+
+def legal_actions(state: GameState, rules: RuleSet, seat: int | None = None) -> LegalActions:
+    """The legal actions of *seat* (by default the player to move); none once the game is over
+    or when it is not their turn. Needs only what *seat* can see."""
+    seat = state.current_seat if seat is None else seat
+    if state.is_over or seat != state.current_seat:
+        return LegalActions(seat, (), False, False)
+    hand = sorted(set(state.hands[seat]))
+    plays = tuple((card, rules.legal_spaces(state, seat, card)) for card in hand)
+    size = len(state.hands[seat])
+    return LegalActions(seat, plays, size < HAND_LIMIT, size == HAND_LIMIT)
+
+
+def reshuffle_order(state: GameState) -> tuple[int, ...]:
+    """A6: the new draw pile made from the discard pile. Its randomness comes from the game's
+    seed and the number of shuffles so far, so :func:`decide` stays pure."""
+    rng = random.Random(f"cinco:{state.config.seed}:shuffle:{state.shuffles}")
+    order = list(state.discard_pile)
+    rng.shuffle(order)
+    return tuple(order)
+
+
+def _draw(state: GameState, seat: int, count: int) -> tuple[list[Event], GameState]:
+    events: list[Event] = []
+    for _i in range(count):
+        if not state.draw_pile:
+            order = reshuffle_order(state)
+            shuffled = DeckShuffled(size=len(order), order=order, reshuffle=True)
+            events.append(shuffled)
+            state = evolve(state, shuffled)
+        drawn = CardDrawn(seat=seat, card=state.draw_pile[0])
+        events.append(drawn)
+        state = evolve(state, drawn)
+    return events, state
+
+
+def _check_play(state: GameState, rules: RuleSet, command: PlayCard) -> None:
+    card, space = command.card, command.space
+    hand = state.hands[command.seat]
+    if not hand:
+        raise EmptyHand(_("You have no cards: draw one."))
+    if card not in hand:
+        raise CardNotInHand(
+            _("You have no {card}. Your hand: {hand}.").format(
+                card=card, hand=", ".join(map(str, sorted(hand)))
+            )
+        )
+    legal = rules.legal_spaces(state, command.seat, card)
+    if not legal:
+        if space is not None:
+            raise CannotPlace(
+                _("No space is free for {card}: the card burns. Play it without a space.").format(
+                    card=card
+                )
+            )
+        return
+    if space is None:
+        raise SpaceRequired(
+            _("Choose a space for {card}: any free space from {low} up.").format(
+                card=card, low=legal[0]
+            )
+        )
+    if space in legal:
+        return
+    if not 1 <= space <= SPACES:
+        raise NoSuchSpace(
+            _("There is no space {space}: spaces are numbered 1 to {n}.").format(
+                space=space, n=SPACES
+            )
+        )
+    if not state.is_free(space):
+        raise SpaceTaken(_("Space {space} is already taken.").format(space=space))
+    if space < card:
+        raise SpaceBelowCard(
+            _("A {card} goes on {card} or higher, not on {space}.").format(card=card, space=space)
+        )
+    raise CannotPlace(
+        _("{card} cannot go on {space} in this game.").format(card=card, space=space)
+    )
+
+
+def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, ...]:
+    """The events that carrying out *command* produces, or an ``IllegalCommand``.
+
+    Each accepted command makes one whole turn: the action's events, then ``TurnEnded`` or
+    ``GameEnded``.
+    """
+    if state.is_over:
+        raise GameOver(_("The game is over."))
+    seat = command.seat
+    if seat != state.current_seat:
+        raise NotYourTurn(
+            _("It is {name}'s turn, not {other}'s.").format(
+                name=state.config.seats[state.current_seat].name,
+                other=state.config.seats[seat].name
+                if 0 <= seat < state.players
+                else str(seat),
+            )
+        )
+    hand = state.hands[seat]
+    events: list[Event]
+    if isinstance(command, PlayCard):
+        _check_play(state, rules, command)
+        played = CardPlayed(seat=seat, card=command.card, space=command.space)
+        events, after = [played], evolve(state, played)
+        action = "play"
+    elif isinstance(command, Draw):
+        if len(hand) >= HAND_LIMIT:
+            raise HandFull(
+                _("Your hand is full ({n} cards): play a card or exchange your hand.").format(
+                    n=HAND_LIMIT
+                )
+            )
+        events, after = _draw(state, seat, 1)
+        action = "draw"
+    elif isinstance(command, Exchange):
+        if len(hand) != HAND_LIMIT:
+            raise HandNotFull(
+                _("Only a full hand of {n} can be exchanged; you hold {k}. Play or draw.").format(
+                    n=HAND_LIMIT, k=len(hand)
+                )
+            )
+        discarded = HandDiscarded(seat=seat, count=len(hand), cards=tuple(hand))
+        drawn, after = _draw(evolve(state, discarded), seat, HAND_LIMIT)
+        events = [discarded, *drawn]
+        action = "exchange"
+    else:
+        raise TypeError(f"not a command: {command!r}")
+    outcome = rules.outcome(after, command)
+    if outcome is not None:
+        events.append(
+            GameEnded(
+                seat=seat,
+                action=action,
+                winner=outcome.winner,
+                reason=outcome.reason,
+                line=outcome.line,
+            )
+        )
+    else:
+        events.append(TurnEnded(seat=seat, action=action, next_seat=(seat + 1) % state.players))
+    return tuple(events)
+
+
+def first_seat(config: GameConfig) -> int:
+    """P5: the configured first seat, or one drawn reproducibly from the game's seed."""
+    if config.first_seat is not None:
+        return config.first_seat
+    return random.Random(f"cinco:{config.seed}:first").randrange(config.players)
+
+
+def setup_events(config: GameConfig) -> list[Event]:
+    """The events that open a game: :class:`GameStarted`, the shuffle, and the deal (S1): four
+    cards to each player, one at a time round the table from the first player."""
+    first = first_seat(config)
+    order = list(range(1, SPACES + 1))
+    random.Random(f"cinco:{config.seed}:deal").shuffle(order)
+    events: list[Event] = [
+        GameStarted(config=config, first_seat=first),
+        DeckShuffled(size=SPACES, order=tuple(order), reshuffle=False),
+    ]
+    cards = iter(order)
+    for _round in range(HAND_LIMIT):
+        for i in range(config.players):
+            events.append(CardDrawn(seat=(first + i) % config.players, card=next(cards)))
+    return events

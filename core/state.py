@@ -1,0 +1,259 @@
+"""Game state: a pure fold of events.
+
+The same fold serves every viewer. Cards a viewer cannot see are :data:`UNKNOWN` (0) in their
+state: another player's hand, the draw pile's order, cards discarded face down by an exchange.
+
+>>> from cinco.core.config import GameConfig
+>>> from cinco.core.events import GameStarted, DeckShuffled, CardDrawn
+>>> state = fold([
+...     GameStarted(config=GameConfig.for_players(2), first_seat=1),
+...     DeckShuffled(size=90, order=tuple(range(90, 0, -1)), reshuffle=False),
+...     CardDrawn(seat=1, card=90),
+... ])
+>>> state.hands, len(state.draw_pile), state.current_seat
+(((), (90,)), 89, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .board import SPACES
+from .config import GameConfig
+from .errors import EventError
+from .events import (
+    CardDrawn,
+    CardPlayed,
+    DeckShuffled,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDiscarded,
+    Notice,
+    TurnEnded,
+)
+from .i18n import _
+
+#: A card the viewer cannot see.
+UNKNOWN = 0
+#: A free space on :attr:`GameState.board`.
+FREE = -1
+#: C1: tokens per team colour.
+TOKENS_PER_TEAM = 35
+#: A5: the hand limit.
+HAND_LIMIT = 4
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything known about a game at one moment, from one viewer's seat."""
+
+    config: GameConfig
+    first_seat: int
+    #: ``board[n]`` is the team whose token is on space *n*, or :data:`FREE` (index 0 unused).
+    board: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    #: Top card first.
+    draw_pile: tuple[int, ...]
+    #: Newest card last; face down (A7), but a viewer remembers the cards it saw played.
+    discard_pile: tuple[int, ...]
+    tokens: tuple[int, ...]
+    current_seat: int
+    #: Turns completed.
+    turn: int = 0
+    #: Reshuffles so far (the next one's randomness is derived from it).
+    shuffles: int = 0
+    result: GameEnded | None = None
+    last_play: CardPlayed | None = None
+    events: int = 0
+
+    # -- questions ---------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def teams(self) -> int:
+        return self.config.teams
+
+    def team_of(self, seat: int) -> int:
+        return seat % self.config.teams
+
+    @property
+    def current_team(self) -> int:
+        return self.current_seat % self.config.teams
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards in *seat*'s hand, lowest first (:data:`UNKNOWN` for cards not seen)."""
+        return tuple(sorted(self.hands[seat]))
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.hands[seat])
+
+    def owner(self, space: int) -> int | None:
+        """The team on *space*, or ``None`` when it is free."""
+        team = self.board[space]
+        return None if team == FREE else team
+
+    def is_free(self, space: int) -> bool:
+        return self.board[space] == FREE
+
+    def free_spaces(self, at_least: int = 1) -> tuple[int, ...]:
+        """Free spaces numbered *at_least* or more, in order."""
+        board = self.board
+        return tuple(n for n in range(at_least, SPACES + 1) if board[n] == FREE)
+
+    def spaces_of(self, team: int) -> frozenset[int]:
+        board = self.board
+        return frozenset(n for n in range(1, SPACES + 1) if board[n] == team)
+
+    @property
+    def occupied(self) -> int:
+        return sum(self.tokens)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (what ``cinco replay --json`` prints)."""
+        result = self.result
+        return {
+            "occupied": {
+                str(n): self.board[n] for n in range(1, SPACES + 1) if self.board[n] != FREE
+            },
+            "hands": [sorted(h) for h in self.hands],
+            "draw_pile": len(self.draw_pile),
+            "discard_pile": len(self.discard_pile),
+            "tokens": list(self.tokens),
+            "current_seat": self.current_seat,
+            "turns": self.turn,
+            "result": None
+            if result is None
+            else ("win" if result.winner is not None else "draw"),
+            "winner": None if result is None else result.winner,
+            "reason": None if result is None else result.reason,
+            "line": None if result is None or result.line is None else list(result.line),
+        }
+
+
+def _remove_one(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """*cards* less one copy of *card*, or less one :data:`UNKNOWN` when the viewer did not
+    know the card was there."""
+    if card in cards:
+        i = cards.index(card)
+    elif UNKNOWN in cards:
+        i = cards.index(UNKNOWN)
+    else:
+        raise EventError(_("card {card} is not in that hand").format(card=card))
+    return cards[:i] + cards[i + 1 :]
+
+
+def _set_hand(state: GameState, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    hands = list(state.hands)
+    hands[seat] = hand
+    return tuple(hands)
+
+
+def start(event: GameStarted) -> GameState:
+    """The state right after :class:`GameStarted`: empty board, no cards dealt yet."""
+    config = event.config
+    return GameState(
+        config=config,
+        first_seat=event.first_seat,
+        board=(FREE,) * (SPACES + 1),
+        hands=((),) * config.players,
+        draw_pile=(),
+        discard_pile=(),
+        tokens=(0,) * config.teams,
+        current_seat=event.first_seat,
+        events=1,
+    )
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """The state after *event*. Pure: *state* is not changed."""
+    kind = type(event)
+    if state.result is not None and kind is not Notice:
+        raise EventError(_("the game is already over"))
+    if kind is CardPlayed:
+        assert isinstance(event, CardPlayed)
+        hands = _set_hand(state, event.seat, _remove_one(state.hands[event.seat], event.card))
+        board, tokens = state.board, state.tokens
+        if event.space is not None:
+            if board[event.space] != FREE:
+                raise EventError(_("space {n} is already taken").format(n=event.space))
+            team = state.team_of(event.seat)
+            board = board[: event.space] + (team,) + board[event.space + 1 :]
+            tokens = tokens[:team] + (tokens[team] + 1,) + tokens[team + 1 :]
+        return replace(
+            state,
+            hands=hands,
+            board=board,
+            tokens=tokens,
+            discard_pile=(*state.discard_pile, event.card),
+            last_play=event,
+            events=state.events + 1,
+        )
+    if kind is CardDrawn:
+        assert isinstance(event, CardDrawn)
+        if not state.draw_pile:
+            raise EventError(_("a card was drawn from an empty draw pile"))
+        top = state.draw_pile[0]
+        card = event.card if event.card is not None else top
+        hand = (*state.hands[event.seat], card)
+        return replace(
+            state,
+            hands=_set_hand(state, event.seat, hand),
+            draw_pile=state.draw_pile[1:],
+            events=state.events + 1,
+        )
+    if kind is TurnEnded:
+        assert isinstance(event, TurnEnded)
+        return replace(
+            state, current_seat=event.next_seat, turn=state.turn + 1, events=state.events + 1
+        )
+    if kind is HandDiscarded:
+        assert isinstance(event, HandDiscarded)
+        cards = event.cards if event.cards is not None else (UNKNOWN,) * event.count
+        return replace(
+            state,
+            hands=_set_hand(state, event.seat, ()),
+            discard_pile=state.discard_pile + cards,
+            events=state.events + 1,
+        )
+    if kind is DeckShuffled:
+        assert isinstance(event, DeckShuffled)
+        order = event.order if event.order is not None else (UNKNOWN,) * event.size
+        # A6: a reshuffle takes the whole discard pile; set-up takes all 90 cards.
+        discard = () if event.reshuffle else state.discard_pile
+        return replace(
+            state,
+            draw_pile=state.draw_pile + order,
+            discard_pile=discard,
+            shuffles=state.shuffles + 1,
+            events=state.events + 1,
+        )
+    if kind is GameEnded:
+        assert isinstance(event, GameEnded)
+        return replace(state, result=event, turn=state.turn + 1, events=state.events + 1)
+    if kind is Notice:
+        return replace(state, events=state.events + 1)
+    if kind is GameStarted:
+        raise EventError(_("a game can start only once"))
+    raise EventError(_("unknown event {event!r}").format(event=event))
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """The state after all *events* (the first must be :class:`GameStarted`)."""
+    iterator = iter(events)
+    first = next(iterator, None)
+    if not isinstance(first, GameStarted):
+        raise EventError(_("a game must begin with a game_started event"))
+    state = start(first)
+    for event in iterator:
+        state = evolve(state, event)
+    return state

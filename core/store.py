@@ -1,0 +1,73 @@
+"""An append-only event store with subscribers.
+
+>>> from cinco.core.config import GameConfig
+>>> from cinco.core.rules import setup_events
+>>> store = EventStore()
+>>> seen = []
+>>> unsubscribe = store.subscribe(lambda index, event: seen.append(index))
+>>> for event in setup_events(GameConfig.for_players(2)):
+...     store.append(event)
+>>> len(store), seen[:3]
+(10, [0, 1, 2])
+>>> store.state_at(2).draw_pile[:0], len(store.state_at(2).draw_pile)
+((), 90)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from .events import Event
+from .state import GameState, evolve, fold
+
+Subscriber = Callable[[int, Event], None]
+
+
+class EventStore(Sequence[Event]):
+    """The events of one game, in order. Events are only ever added at the end."""
+
+    def __init__(self, events: Sequence[Event] = ()) -> None:
+        self._events: list[Event] = list(events)
+        self._subscribers: list[Subscriber] = []
+
+    def append(self, event: Event) -> int:
+        """Store *event*, tell every subscriber, and return its index."""
+        index = len(self._events)
+        self._events.append(event)
+        for subscriber in list(self._subscribers):
+            subscriber(index, event)
+        return index
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call *subscriber(index, event)* for every event appended from now on.
+
+        Returns a function that unsubscribes it.
+        """
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __getitem__(self, index: int) -> Event:  # type: ignore[override]
+        return self._events[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._events)
+
+    def state_at(self, count: int) -> GameState:
+        """The state after the first *count* events (rewind; undo)."""
+        if not 1 <= count <= len(self._events):
+            raise IndexError(f"a state exists after 1 to {len(self._events)} events, not {count}")
+        return fold(self._events[:count])
+
+    def fold_onto(self, state: GameState, start: int) -> GameState:
+        """*state* (the state after *start* events) brought up to date."""
+        for event in self._events[start:]:
+            state = evolve(state, event)
+        return state

@@ -1,0 +1,161 @@
+"""Game options shared by every frontend: parsed once, turned into a checked GameConfig.
+
+>>> parse_bot("2=greedy:hard")
+(1, 'greedy', 'hard')
+>>> parse_name("1=Ann")
+(0, 'Ann')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import click
+
+from cinco.core.config import DEFAULT_NAMES, GameConfig, Seat
+from cinco.core.errors import ConfigError
+from cinco.core.i18n import _
+from cinco.core.registry import Registry
+
+#: The bot that plays the other seats when nobody says otherwise.
+DEFAULT_BOT = "greedy"
+#: E4: games with no person in them end in a draw after this many turns.
+BOT_GAME_TURN_LIMIT = 1000
+
+
+def _seat_number(text: str, option: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise click.BadParameter(
+            _("{text!r} is not a seat number; seats are numbered from 1.").format(text=text),
+            param_hint=option,
+        ) from None
+    if number < 1:
+        raise click.BadParameter(_("Seats are numbered from 1."), param_hint=option)
+    return number - 1
+
+
+def parse_bot(text: str) -> tuple[int, str, str | None]:
+    """``SEAT=NAME[:LEVEL]`` (seat from 1) → ``(seat index, bot name, level)``."""
+    seat, sep, rest = text.partition("=")
+    if not sep or not rest:
+        raise click.BadParameter(
+            _("Write --bot SEAT=NAME[:LEVEL], for example --bot 2=greedy."), param_hint="--bot"
+        )
+    name, _colon, level = rest.partition(":")
+    return _seat_number(seat, "--bot"), name, level or None
+
+
+def parse_name(text: str) -> tuple[int, str]:
+    """``SEAT=NAME`` (seat from 1) → ``(seat index, name)``."""
+    seat, sep, name = text.partition("=")
+    if not sep or not name.strip():
+        raise click.BadParameter(
+            _("Write --name SEAT=NAME, for example --name 1=Ann."), param_hint="--name"
+        )
+    return _seat_number(seat, "--name"), name.strip()
+
+
+@dataclass
+class PlayOptions:
+    """What a person asked for on the command line (or on a start screen)."""
+
+    players: int | None = None
+    layout: str | None = None
+    variants: tuple[str, ...] = ()
+    bots: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+    seed: int | None = None
+    record: Path | None = None
+    resume: Path | None = None
+    delay: float = 0.6
+
+    @property
+    def is_default(self) -> bool:
+        """Nothing about the table was chosen: a frontend may ask, or use the quick game."""
+        return self.players is None and not self.bots and not self.names and not self.variants
+
+    def config(self, registry: Registry, seed: int) -> GameConfig:
+        """A checked configuration. With no bot named, every seat but the first is the
+        default bot (one person against the computer)."""
+        players = self.players or 2
+        layout = registry.layout(players, self.layout)
+        for seat in (*self.bots, *self.names):
+            if seat >= players:
+                raise ConfigError(
+                    _("There is no seat {n} in a {players}-player game.").format(
+                        n=seat + 1, players=players
+                    )
+                )
+        bots = dict(self.bots)
+        if not bots and self.players is None:
+            bots = {seat: (DEFAULT_BOT, None) for seat in range(1, players)}
+        seats = []
+        for index in range(players):
+            bot, level = bots.get(index, (None, None))
+            default_name = (
+                f"{bot.capitalize()} {index + 1}" if bot else DEFAULT_NAMES[index]
+            )
+            seats.append(Seat(self.names.get(index, default_name), bot=bot, level=level))
+        config = registry.configure(
+            players,
+            layout=layout.name,
+            variants=self.variants,
+            seats=seats,
+            seed=seed,
+        )
+        if config.all_bots:
+            config = replace(config, turn_limit=BOT_GAME_TURN_LIMIT)
+        return config
+
+
+def play_options(function: click.decorators.FC) -> click.decorators.FC:
+    """The options that set up a game, for any command or frontend that starts one."""
+    decorators = [
+        click.option("--players", "-p", type=click.Choice(["2", "3", "4", "6"]),
+                     help=_("Number of players.")),
+        click.option("--layout", type=click.Choice(["2x3", "3x2"]),
+                     help=_("Six players: 2 teams of 3 (2x3) or 3 teams of 2 (3x2).")),
+        click.option("--variant", "variants", multiple=True, metavar="NAME",
+                     help=_("Play a variant, for example joker (repeatable).")),
+        click.option("--bot", "bots", multiple=True, metavar="SEAT=NAME[:LEVEL]",
+                     help=_("Let a bot play a seat, for example 2=greedy (repeatable).")),
+        click.option("--name", "names", multiple=True, metavar="SEAT=NAME",
+                     help=_("Name a seat's player, for example 1=Ann (repeatable).")),
+        click.option("--seed", type=int, help=_("Seed for a reproducible game.")),
+        click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+                     help=_("Where to write the game record.")),
+        click.option("--resume", type=click.Path(dir_okay=False, path_type=Path),
+                     help=_("Continue the game in this record.")),
+        click.option("--delay", type=click.FloatRange(min=0), default=0.6, show_default=True,
+                     help=_("Seconds between bot moves.")),
+    ]
+    for decorator in reversed(decorators):
+        function = decorator(function)
+    return function
+
+
+def options_from(values: dict[str, object]) -> PlayOptions:
+    """Build :class:`PlayOptions` from the keyword arguments :func:`play_options` adds."""
+    bots = {}
+    for text in values.get("bots") or ():  # type: ignore[attr-defined]
+        seat, name, level = parse_bot(str(text))
+        bots[seat] = (name, level)
+    names = dict(parse_name(str(text)) for text in values.get("names") or ())  # type: ignore[attr-defined]
+    players = values.get("players")
+    layout = values.get("layout")
+    if layout is not None and players is None:
+        players = 6
+    return PlayOptions(
+        players=int(players) if players is not None else None,  # type: ignore[call-overload]
+        layout=layout,  # type: ignore[arg-type]
+        variants=tuple(values.get("variants") or ()),  # type: ignore[arg-type]
+        bots=bots,
+        names=names,
+        seed=values.get("seed"),  # type: ignore[arg-type]
+        record=values.get("record"),  # type: ignore[arg-type]
+        resume=values.get("resume"),  # type: ignore[arg-type]
+        delay=float(values.get("delay") or 0.0),  # type: ignore[arg-type]
+    )

@@ -1,0 +1,122 @@
+"""The ``greedy`` bot: a one-move heuristic.
+
+It scores every free space it can reach by the lines of five through it: windows its team can
+still complete (more tokens already there: worth more), and windows an opponent is building
+(more tokens: more urgent to block). It plays the best space with the highest card that reaches
+it, keeping low cards, which reach more of the board, for later. When nothing on the board is
+worth a card it draws, or exchanges a hand of high cards.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from cinco.core.board import SPACES, windows
+from cinco.core.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.hookspecs import hookimpl
+from cinco.core.i18n import _
+from cinco.core.registry import BotContext, BotSpec
+from cinco.core.rules import LegalActions
+from cinco.core.state import FREE, HAND_LIMIT, GameState
+
+# Value of a window through a space, by how many of the window's five cells are already ours
+# (index = tokens) or, for blocking, the opponent's. Four of ours: placing wins.
+OWN_WEIGHTS = (1.0, 4.0, 20.0, 120.0, 100_000.0)
+BLOCK_WEIGHTS = (0.0, 2.0, 12.0, 90.0, 20_000.0)
+# Spending a card costs this much per step it is below 90: low cards are the flexible ones.
+CARD_COST = 0.08
+# Below this a move is not worth a card: draw instead (when the hand has room).
+WORTH_PLAYING = 9.0
+
+
+@cache
+def _windows_through() -> tuple[tuple[int, ...], ...]:
+    """For each space, the indices of the windows of five that contain it."""
+    through: list[list[int]] = [[] for _ in range(SPACES + 1)]
+    for index, window in enumerate(windows(5)):
+        for space in window:
+            through[space].append(index)
+    return tuple(tuple(w) for w in through)
+
+
+def space_scores(view: GameState, team: int) -> list[float]:
+    """How good each space is for *team* to take now (0 for taken spaces)."""
+    board = view.board
+    teams = view.teams
+    counts = []
+    for window in windows(5):
+        per_team = [0] * teams
+        for space in window:
+            owner = board[space]
+            if owner != FREE:
+                per_team[owner] += 1
+        counts.append(per_team)
+    scores = [0.0] * (SPACES + 1)
+    through = _windows_through()
+    for space in range(1, SPACES + 1):
+        if board[space] != FREE:
+            continue
+        value = 0.0
+        for index in through[space]:
+            per_team = counts[index]
+            ours = per_team[team]
+            others = [(t, c) for t, c in enumerate(per_team) if t != team and c]
+            if not others:
+                value += OWN_WEIGHTS[ours]
+            elif ours == 0 and len(others) == 1:
+                value += BLOCK_WEIGHTS[others[0][1]]
+        scores[space] = value
+    return scores
+
+
+class GreedyBot:
+    """Extends its lines, blocks the opponents' longest open lines, and saves low cards."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def choose(self, view: GameState, legal: LegalActions) -> Command:
+        team = view.team_of(self.seat)
+        scores = space_scores(view, team)
+        best: tuple[float, Command] | None = None
+        burnable: int | None = None
+        for card, spaces in legal.plays:
+            if not spaces:
+                burnable = card if burnable is None else max(burnable, card)
+                continue
+            for space in spaces:
+                value = scores[space] - CARD_COST * (SPACES - card)
+                if best is None or value > best[0]:
+                    best = (value, PlayCard(self.seat, card, space))
+        if best is not None and (best[0] >= WORTH_PLAYING or not (legal.can_draw or
+                                                                 legal.can_exchange)):
+            return self._highest_card_for(best[1], legal)
+        if legal.can_draw:
+            return Draw(self.seat)
+        if burnable is not None:
+            return PlayCard(self.seat, burnable, None)
+        if legal.can_exchange and len(view.hands[self.seat]) == HAND_LIMIT:
+            return Exchange(self.seat)
+        assert best is not None
+        return self._highest_card_for(best[1], legal)
+
+    def _highest_card_for(self, command: Command, legal: LegalActions) -> Command:
+        """The same space, taken with the highest card that reaches it."""
+        assert isinstance(command, PlayCard)
+        space = command.space
+        cards = [card for card, spaces in legal.plays if space in spaces]
+        return PlayCard(self.seat, max(cards), space)
+
+
+@hookimpl
+def cinco_register_bots() -> list[BotSpec]:
+    return [
+        BotSpec(
+            "greedy",
+            _("Builds its own lines, blocks the longest open lines of others, saves low cards."),
+            create=lambda context: GreedyBot(context.seat),
+        )
+    ]
+
+
+__all__ = ["BotContext", "GreedyBot", "space_scores"]

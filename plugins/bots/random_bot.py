@@ -1,0 +1,36 @@
+"""The ``random`` bot: uniform over the legal actions."""
+
+from __future__ import annotations
+
+import random
+
+from cinco.core.commands import Command
+from cinco.core.hookspecs import hookimpl
+from cinco.core.i18n import _
+from cinco.core.registry import BotContext, BotSpec
+from cinco.core.rules import LegalActions
+from cinco.core.state import GameState
+
+
+class RandomBot:
+    """Picks any legal action, each with the same chance."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: GameState, legal: LegalActions) -> Command:
+        return legal[self.rng.randrange(len(legal))]
+
+
+@hookimpl
+def cinco_register_bots() -> list[BotSpec]:
+    return [
+        BotSpec(
+            "random",
+            _("Plays any legal action at random."),
+            create=lambda context: RandomBot(context.seed),
+        )
+    ]
+
+
+__all__ = ["BotContext", "RandomBot"]

@@ -1,0 +1,32 @@
+"""V1, the Joker variant: a card with no free space at or above it counts as a 1.
+
+Only the placement rule changes, through the ``cinco_legal_spaces`` rule hook; the card then
+burns (A2) only when the board is full.
+"""
+
+from __future__ import annotations
+
+from cinco.core.hookspecs import hookimpl
+from cinco.core.i18n import _
+from cinco.core.registry import Variant
+from cinco.core.state import GameState
+
+
+class JokerRules:
+    """Rule hooks of a game played with the Joker variant."""
+
+    @hookimpl
+    def cinco_legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
+        spaces = state.free_spaces(card)
+        return spaces if spaces else state.free_spaces(1)
+
+
+@hookimpl
+def cinco_register_variants() -> list[Variant]:
+    return [
+        Variant(
+            "joker",
+            _("A card with no free space at or above it may go on any free space."),
+            rules=JokerRules(),
+        )
+    ]
