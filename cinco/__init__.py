@@ -5,7 +5,7 @@ Everything a program needs is here::
     >>> import cinco
     >>> game = cinco.Game.new(cinco.GameConfig.for_players(2, seed=3, first_seat=0))
     >>> legal = game.legal_actions()
-    >>> events = game.execute(cinco.Draw(seat=0))
+    >>> events = game.execute(cinco.Exchange(seat=0))
     >>> game.state.turn
     1
 
@@ -51,6 +51,7 @@ from cinco.core.state import UNKNOWN, GameState, evolve, fold
 
 __all__ = [
     "HOOK_API_VERSION",
+    "ONGOING",
     "REFEREE",
     "SPACES",
     "SPECTATOR",
@@ -78,7 +79,6 @@ __all__ = [
     "Layout",
     "LegalActions",
     "Notice",
-    "ONGOING",
     "Outcome",
     "PlayCard",
     "PluginError",

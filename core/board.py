@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import cache
+from itertools import pairwise
 
 Coord = tuple[int, int]
 
@@ -32,6 +33,7 @@ AXES: tuple[Coord, ...] = ((1, 0), (0, 1), (1, -1))
 
 #: COORDINATES[n - 1] is the cell of space n. Derived by :func:`derive_numberings` (B6) and
 #: pinned here so that the board never changes under us; tests check it against B2–B5.
+# fmt: off
 COORDINATES: tuple[Coord, ...] = (
     (0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0),
     (-2, 0), (-2, 1), (-2, 2), (-1, 2), (0, 2), (1, 1),
@@ -49,6 +51,7 @@ COORDINATES: tuple[Coord, ...] = (
     (-1, 5), (-2, 5), (-3, 5), (-4, 5), (-5, 5), (-5, 4),
     (-5, 3), (-5, 2), (-5, 1), (-5, 0), (-4, -1), (-3, -2),
 )
+# fmt: on
 
 _SPACE_AT: dict[Coord, int] = {cell: n for n, cell in enumerate(COORDINATES, start=1)}
 
@@ -100,9 +103,7 @@ def is_straight_line(spaces: Sequence[int]) -> bool:
     step = (cells[1][0] - cells[0][0], cells[1][1] - cells[0][1])
     if step not in DIRECTIONS:
         return False
-    return all(
-        (b[0] - a[0], b[1] - a[1]) == step for a, b in zip(cells, cells[1:], strict=False)
-    )
+    return all((b[0] - a[0], b[1] - a[1]) == step for a, b in pairwise(cells))
 
 
 def _runs_along(axis: Coord) -> Iterator[tuple[int, ...]]:
@@ -136,9 +137,7 @@ def windows(length: int = 5) -> tuple[tuple[int, ...], ...]:
     >>> len(windows(5))
     126
     """
-    return tuple(
-        run[i : i + length] for run in runs() for i in range(len(run) - length + 1)
-    )
+    return tuple(run[i : i + length] for run in runs() for i in range(len(run) - length + 1))
 
 
 @cache
@@ -175,7 +174,7 @@ def derive_numberings() -> list[tuple[Coord, ...]]:
         cells = [path[n - 1] for n in numbers]
         step = (cells[1][0] - cells[0][0], cells[1][1] - cells[0][1])
         return step in DIRECTIONS and all(
-            (b[0] - a[0], b[1] - a[1]) == step for a, b in zip(cells, cells[1:], strict=False)
+            (b[0] - a[0], b[1] - a[1]) == step for a, b in pairwise(cells)
         )
 
     def walk(k: int, direction: int, path: list[Coord]) -> None:

@@ -58,6 +58,14 @@ def command_from_dict(data: dict[str, Any]) -> Command:
     if cls is None:
         raise EventError(_("unknown command {kind!r}").format(kind=data.get("kind")))
     args = {k: v for k, v in data.items() if k != "kind"}
+    for name, value in args.items():
+        # Numbers only (a JSON true is not the space 1): a bad value must not reach the log.
+        if (value is not None or name != "space") and (
+            isinstance(value, bool) or not isinstance(value, int)
+        ):
+            raise EventError(
+                _("malformed command: {name} must be a whole number").format(name=name)
+            )
     try:
         return cls(**args)
     except TypeError as exc:

@@ -90,9 +90,7 @@ class GameConfig:
                 )
             )
         if self.first_seat is not None and not 0 <= self.first_seat < players:
-            raise ConfigError(
-                _("The first seat must be between 1 and {n}.").format(n=players)
-            )
+            raise ConfigError(_("The first seat must be between 1 and {n}.").format(n=players))
         if self.turn_limit is not None and self.turn_limit < 1:
             raise ConfigError(_("The turn limit must be a positive number of turns."))
 
@@ -116,9 +114,7 @@ class GameConfig:
             teams = {2: 2, 3: 3, 4: 2, 6: 2}[players]
         seat_bots = bots or (None,) * players
         seat_names = names or DEFAULT_NAMES[:players]
-        seats = tuple(
-            Seat(name=seat_names[i], bot=seat_bots[i]) for i in range(players)
-        )
+        seats = tuple(Seat(name=seat_names[i], bot=seat_bots[i]) for i in range(players))
         return cls(
             seats=seats,
             teams=teams,

@@ -85,3 +85,18 @@ class RecordError(CincoError):
 
 class PluginError(CincoError):
     """A plugin failed or clashes with another; the message names the plugin."""
+
+
+class RuleHookError(IllegalCommand, PluginError):
+    """A plugin's rule hook (``cinco_legal_spaces``, ``cinco_game_end``) raised an exception.
+
+    The command is refused and nothing changed, like any illegal command: the game's log stays
+    intact and it can be saved. ``plugin`` and ``hook`` say who failed where.
+    """
+
+    code = "plugin_failed"
+
+    def __init__(self, message: str, plugin: str = "", hook: str = "") -> None:
+        super().__init__(message)
+        self.plugin = plugin
+        self.hook = hook

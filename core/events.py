@@ -17,7 +17,7 @@ CardDrawn(seat=1, card=None)
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, fields, replace
 from typing import Any, ClassVar
 
 from .config import GameConfig
@@ -58,11 +58,17 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
-    """The game is configured and the first player chosen (P5). Public."""
+    """The game is configured and the first player chosen (P5). Public, except the seed: it
+    fixes every shuffle, so whoever knows it knows the deck (S2). Others see seed 0."""
 
     type: ClassVar[str] = "game_started"
     config: GameConfig
     first_seat: int
+
+    def seen_by(self, viewer: Viewer) -> Event:
+        if viewer == REFEREE or self.config.seed == 0:
+            return self
+        return GameStarted(config=replace(self.config, seed=0), first_seat=self.first_seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +232,9 @@ def event_from_dict(data: Any) -> Event:
     version = data.get("v")
     if version != EVENT_VERSION:
         raise EventError(
-            _("{kind}: event version {v!r} is not supported (this Cinco reads version {ours})")
-            .format(kind=kind, v=version, ours=EVENT_VERSION)
+            _(
+                "{kind}: event version {v!r} is not supported (this Cinco reads version {ours})"
+            ).format(kind=kind, v=version, ours=EVENT_VERSION)
         )
     known = {f.name for f in fields(cls)}
     extra = set(data) - known - {"type", "v"}

@@ -1,32 +1,71 @@
 """A game: its event log, its rules, its plugins, and the views of everyone watching.
 
->>> from cinco import Game, GameConfig, Draw
+>>> from cinco import Game, GameConfig, Exchange
 >>> game = Game.new(GameConfig.for_players(2, seed=1, first_seat=0))
 >>> len(game.view(0).hand(0)), game.view(0).hand(1)
 (4, (0, 0, 0, 0))
->>> game.execute(Draw(seat=0))[-1]
-TurnEnded(seat=0, action='draw', next_seat=1)
+>>> game.execute(Exchange(seat=0))[-1]
+TurnEnded(seat=0, action='exchange', next_seat=1)
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .commands import Command
 from .config import GameConfig
-from .errors import EventError
+from .errors import ConfigError, EventError
 from .events import REFEREE, Event, GameEnded, GameStarted, Notice, Viewer
 from .i18n import _
-from .rules import LegalActions, RuleSet, decide, legal_actions, setup_events
-from .state import GameState, evolve, start
+from .loading import Conflict, PluginProblem, describe_error, logger
+from .rules import LegalActions, RuleSet, decide_steps, legal_actions, setup_events
+from .state import HAND_LIMIT, GameState, evolve, project, start
 from .store import EventStore
+from .verify import check_turns
 
 if TYPE_CHECKING:
     from .registry import Bot, Registry
 
 Listener = Callable[[Event, "Game"], None]
+#: One implementation of a lifecycle hook: plugin name, function, the arguments it takes.
+_Impl = tuple[str, Callable[..., object], tuple[str, ...]]
+
+#: The game option giving the seconds a bot may think per move (see :meth:`Game.play_bot_turn`).
+BOT_TIME_BUDGET = "bot_time_budget"
+#: The game option giving a search bot's iterations per move (reproducible, unlike time).
+BOT_ITERATIONS = "bot_iterations"
+#: A bot is over its budget only beyond this much more (clocks on a busy machine jitter).
+BUDGET_GRACE = 0.25
+
+
+def _iterations(config: GameConfig) -> int | None:
+    """The game's ``bot_iterations`` option: a search bot's iterations per move."""
+    count = config.options.get(BOT_ITERATIONS)
+    if count is None:
+        return None
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ConfigError(
+            _("The option {option} must be a positive whole number, not {value!r}.").format(
+                option=BOT_ITERATIONS, value=count
+            )
+        )
+    return count
+
+
+def _time_budget(config: GameConfig) -> float | None:
+    budget = config.options.get(BOT_TIME_BUDGET)
+    if budget is None:
+        return None
+    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0:
+        raise ConfigError(
+            _("The option {option} must be a positive number of seconds, not {value!r}.").format(
+                option=BOT_TIME_BUDGET, value=budget
+            )
+        )
+    return float(budget)
 
 
 class Game:
@@ -43,13 +82,22 @@ class Game:
 
         self.config = config
         self.registry = registry if registry is not None else default_registry()
-        self.rules: RuleSet = self.registry.rules_for(config)
+        # Games without plugins of their own share their variants' rule set (see rules_for).
+        self.rules: RuleSet = self.registry.rules_for(config, shared=not plugins)
         for plugin in plugins:
-            self.rules.pm.register(plugin)
+            self.rules.register(plugin, name=self._free_name(plugin))
         self.plugins = tuple(plugins)
+        #: Plugins that failed in a lifecycle hook of this game (each is then switched off).
+        self.problems: list[PluginProblem] = []
+        self.bot_time_budget = _time_budget(config)
+        self._disabled: set[str] = set()
+        self._hooks: dict[str, list[_Impl]] = {}
+        self._pending: list[Notice] = []
+        self._dispatching = 0
         self.store = EventStore()
         self._state: GameState | None = None
         self._views: dict[Viewer, tuple[int, GameState]] = {}
+        self._view_configs: dict[Viewer, GameConfig] = {}
         self._bots: dict[int, Bot] = {}
         self._notify = True
 
@@ -65,8 +113,16 @@ class Game:
     ) -> Game:
         """A new game: shuffle, deal, choose the first player (S1, P5)."""
         game = cls(config, registry=registry, plugins=plugins)
-        for event in setup_events(config):
-            game._append(event)
+        game._dispatching += 1  # a plugin's notice waits until the deal is complete
+        try:
+            for event in setup_events(config):
+                game._append(event)
+        finally:
+            game._dispatching -= 1
+        game._flush_notices()
+        for conflict in game._conflicts():
+            # Say which plugin's variant, layout or bot this game uses (the first registered).
+            game.notice("plugin_conflict", conflict.message)
         game._call("cinco_game_started", game=game)
         return game
 
@@ -77,9 +133,15 @@ class Game:
         *,
         registry: Registry | None = None,
         plugins: Sequence[object] = (),
+        complete_turns: bool = False,
     ) -> Game:
-        """Rebuild a game from its log (resume, replay, undo). Every event is checked against
-        the state before it; an inconsistent log raises :class:`EventError` naming the event."""
+        """Rebuild a game from its log (resume, replay, undo).
+
+        Every event is checked against the state before it, and every turn against the rules
+        (:mod:`cinco.core.verify`); an inconsistent log raises :class:`EventError` naming the
+        event. With *complete_turns*, a last turn cut short (a process killed between two of
+        its events) is left out, so that the game resumes at the start of that turn.
+        """
         if not events or not isinstance(events[0], GameStarted):
             raise EventError(_("a game must begin with a game_started event"))
         game = cls(events[0].config, registry=registry, plugins=plugins)
@@ -88,18 +150,25 @@ class Game:
             try:
                 game._append(event)
             except EventError as exc:
-                raise EventError(
-                    _("event {n}: {error}").format(n=index + 1, error=exc)
-                ) from None
+                raise EventError(_("event {n}: {error}").format(n=index + 1, error=exc)) from None
+        setup = 2 + HAND_LIMIT * game.config.players
+        complete = check_turns(events, game.rules, setup) if len(events) > setup else len(events)
+        if complete_turns and complete < len(events):
+            return cls.from_events(events[:complete], registry=registry, plugins=plugins)
         game._notify = True
         game._call("cinco_game_started", game=game)
         return game
 
     # -- the log and the state ----------------------------------------------------------------
 
-    def _append(self, event: Event) -> None:
-        self._state = start(event) if isinstance(event, GameStarted) and self._state is None \
-            else evolve(self._require_state(), event)
+    def _append(self, event: Event, after: GameState | None = None) -> None:
+        """Store *event*; *after* is the state it leads to, when the caller knows it already."""
+        if after is None:
+            if isinstance(event, GameStarted) and self._state is None:
+                after = start(event)
+            else:
+                after = evolve(self._require_state(), event)
+        self._state = after
         self.store.append(event)
         if self._notify:
             self._call("cinco_event", game=self, event=event)
@@ -112,8 +181,69 @@ class Game:
         return self._state
 
     def _call(self, hook: str, **kwargs: object) -> None:
-        getattr(self.registry.pm.hook, hook)(**kwargs)
-        getattr(self.rules.pm.hook, hook)(**kwargs)
+        """Call a lifecycle hook's implementations one by one. One that raises is reported
+        (a ``plugin_failed`` notice naming the plugin and the hook) and switched off for this
+        game; the others still run, and the log stays intact."""
+        chain = self._hooks.get(hook)
+        if chain is None:
+            chain = self._hooks[hook] = self._chain(hook)
+        self._dispatching += 1
+        try:
+            for name, function, argnames in chain:
+                if name in self._disabled:
+                    continue
+                try:
+                    function(*[kwargs[arg] for arg in argnames])
+                except Exception as exc:  # a plugin must never cost a player the game
+                    self._plugin_failed(name, hook, exc)
+        finally:
+            self._dispatching -= 1
+        self._flush_notices()
+
+    def _flush_notices(self) -> None:
+        if self._pending and not self._dispatching:
+            # Notices are stored after every plugin has seen the event that caused them, so
+            # that all plugins see the events in the same order.
+            pending, self._pending = self._pending, []
+            for notice in pending:
+                self._append(notice)
+
+    def _chain(self, hook: str) -> list[_Impl]:
+        chain: list[_Impl] = []
+        for prefix, pm in (("", self.registry.pm), ("game:", self.rules.pm)):
+            for impl in reversed(getattr(pm.hook, hook).get_hookimpls()):
+                if not (impl.hookwrapper or impl.wrapper):  # wrappers: not for lifecycle hooks
+                    chain.append((prefix + impl.plugin_name, impl.function, tuple(impl.argnames)))
+        return chain
+
+    def _plugin_failed(self, name: str, hook: str, exc: Exception) -> None:
+        self._disabled.add(name)
+        plugin = self.registry.describe(name.removeprefix("game:"))
+        text = _(
+            "Plugin {plugin} failed in {hook} ({error}); it is switched off for this game."
+        ).format(plugin=plugin, hook=hook, error=describe_error(exc))
+        logger.warning("%s", text)
+        self.problems.append(PluginProblem(plugin, hook, text))
+        notice = Notice(kind="plugin_failed", text=text)
+        if self._notify:
+            self._pending.append(notice)
+
+    def _free_name(self, plugin: object) -> str:
+        base = getattr(plugin, "__name__", None) or type(plugin).__name__
+        name, n = base, 1
+        while self.rules.pm.has_plugin(name):
+            n += 1
+            name = f"{base}-{n}"
+        return name
+
+    def _conflicts(self) -> list[Conflict]:
+        config = self.config
+        used = {
+            ("layout", config.layout),
+            *(("variant", name) for name in config.variants),
+            *(("bot", seat.bot) for seat in config.seats if seat.bot is not None),
+        }
+        return [c for c in self.registry.conflicts() if (c.kind, c.name) in used]
 
     @property
     def events(self) -> EventStore:
@@ -133,14 +263,18 @@ class Game:
         :data:`~cinco.core.events.REFEREE`."""
         if viewer == REFEREE:
             return self.state
-        count, state = self._views.get(viewer, (0, None))  # type: ignore[arg-type]
-        events = self.store
-        if state is None:
-            state = start(events[0].seen_by(viewer))  # type: ignore[arg-type]
-            count = 1
-        for event in events[count:]:
-            state = evolve(state, event.seen_by(viewer))
-        self._views[viewer] = (len(events), state)
+        cached = self._views.get(viewer)
+        if cached is not None and cached[0] == len(self.store):
+            return cached[1]
+        if not isinstance(viewer, int | None):
+            raise ValueError(f"not a viewer: {viewer!r}")
+        config = self._view_configs.get(viewer)
+        if config is None:
+            started = self.store[0].seen_by(viewer)
+            assert isinstance(started, GameStarted)
+            config = self._view_configs[viewer] = started.config
+        state = project(self.state, viewer, config)
+        self._views[viewer] = (len(self.store), state)
         return state
 
     def events_for(self, viewer: Viewer) -> list[Event]:
@@ -167,10 +301,16 @@ class Game:
     def execute(self, command: Command) -> tuple[Event, ...]:
         """Carry out *command*: store and announce its events, or raise ``IllegalCommand``
         and change nothing."""
-        events = decide(self.state, command, self.rules)
-        for event in events:
-            self._append(event)
-        return events
+        steps = decide_steps(self.state, command, self.rules)
+        # A plugin's notice waits until the whole turn is stored: *after* states are exact.
+        self._dispatching += 1
+        try:
+            for event, after in steps:
+                self._append(event, after)
+        finally:
+            self._dispatching -= 1
+        self._flush_notices()
+        return tuple(event for event, _after in steps)
 
     def notice(self, kind: str, text: str, seat: int | None = None) -> None:
         """Record something players should be told (no effect on the rules)."""
@@ -186,24 +326,45 @@ class Game:
         if seat not in self._bots:
             seed = random.Random(f"cinco:{self.config.seed}:bot:{seat}").getrandbits(32)
             context = BotContext(
-                seat=seat, config=self.config, rules=self.rules, level=spec.level, seed=seed
+                seat=seat,
+                # The view's config: a bot must not learn the game's seed (S2).
+                config=self.view(seat).config,
+                rules=self.rules,
+                level=spec.level,
+                seed=seed,
+                time_budget=self.bot_time_budget,
+                iterations=_iterations(self.config),
             )
             self._bots[seat] = self.registry.create_bot(context, spec.bot)
         return self._bots[seat]
 
     def play_bot_turn(self) -> tuple[Event, ...]:
-        """Let the bot whose turn it is move. A bot that fails or answers with an illegal move
-        loses the move to a random legal one, and a notice says so."""
+        """Let the bot whose turn it is move.
+
+        A bot that raises (when created or when choosing), answers with an illegal move, or
+        takes longer than the game's ``bot_time_budget`` option (plus :data:`BUDGET_GRACE`)
+        loses the move to a random legal one, and a ``bot_replaced`` notice in the game says
+        so. A late bot is not interrupted: its answer is measured, then set aside.
+        """
         seat = self.state.current_seat
-        bot = self.bot(seat)
-        if bot is None:
+        if not self.config.seats[seat].is_bot:
             raise ValueError(f"seat {seat} is not a bot")
         legal = self.legal_actions(seat)
+        budget = self.bot_time_budget
         try:
+            bot = self.bot(seat)
+            assert bot is not None
+            started = time.perf_counter()
             command = bot.choose(self.view(seat), legal)
-            problem = None if command in legal else _("an illegal move ({move})").format(
-                move=command
-            )
+            elapsed = time.perf_counter() - started
+            if budget is not None and elapsed > budget + BUDGET_GRACE:
+                problem: str | None = _(
+                    "a move too late ({elapsed:.2f} s, over its budget of {budget:g} s)"
+                ).format(elapsed=elapsed, budget=budget)
+            elif command not in legal:
+                problem = _("an illegal move ({move})").format(move=command)
+            else:
+                problem = None
         except Exception as exc:  # a bot must never cost a player the game
             problem = _("an error ({error})").format(error=f"{type(exc).__name__}: {exc}")
         if problem is not None:
@@ -212,7 +373,8 @@ class Game:
             self.notice(
                 "bot_replaced",
                 _("{bot} bot of {name} made {problem}; a random move was played instead.").format(
-                    bot=self.config.seats[seat].bot, name=self.config.seats[seat].name,
+                    bot=self.config.seats[seat].bot,
+                    name=self.config.seats[seat].name,
                     problem=problem,
                 ),
                 seat=seat,
@@ -232,4 +394,5 @@ class Game:
     def __repr__(self) -> str:
         state = self.state
         status = "over" if state.is_over else f"turn {state.turn}, seat {state.current_seat}"
-        return f"<Game {self.config.players}p {self.config.layout} {status}, {len(self.store)} events>"
+        config = self.config
+        return f"<Game {config.players}p {config.layout} {status}, {len(self.store)} events>"

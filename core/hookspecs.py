@@ -39,8 +39,12 @@ if TYPE_CHECKING:
     from .state import GameState
 
 PROJECT = "cinco"
-#: Version of the hook API described here. Plugins may declare the version they target.
+#: Version of the hook API described here. A plugin declares the version it targets with a
+#: module attribute ``CINCO_HOOK_API = 1``; one targeting a newer API than this, or an older one
+#: than :data:`OLDEST_HOOK_API_VERSION`, is refused at load with a message saying what to upgrade.
 HOOK_API_VERSION = 1
+#: The oldest hook API this Cinco still runs plugins for.
+OLDEST_HOOK_API_VERSION = 1
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -53,8 +57,19 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 def cinco_register_layouts() -> list[Layout]:
     """Return the team/seat layouts this plugin adds (P2).
 
-    Called once per registry; every result is collected. A layout's name is ``TxS``: *T* teams
-    of *S* players, for example ``Layout("2x3", players=6, teams=2)``.
+    Called once per registry, the first time anyone asks for the layouts; every plugin's list
+    is collected. A layout's name is ``TxS``: *T* teams of *S* players. When two plugins add
+    the same name, the first registered keeps it (built-ins come first) and ``cinco plugins``
+    reports the clash.
+
+    Example::
+
+        from cinco import Layout, hookimpl
+
+
+        @hookimpl
+        def cinco_register_layouts():
+            return [Layout("2x3", players=6, teams=2, description="2 teams of 3")]
     """
 
 
@@ -62,8 +77,25 @@ def cinco_register_layouts() -> list[Layout]:
 def cinco_register_variants() -> list[Variant]:
     """Return the rule variants this plugin adds.
 
-    Called once per registry; every result is collected. A :class:`~cinco.core.registry.Variant`
-    carries a ``rules`` object whose rule hooks are registered only in games that enable it.
+    Called once per registry; every plugin's list is collected. A
+    :class:`~cinco.core.registry.Variant` carries a ``rules`` object implementing rule hooks
+    (:func:`cinco_legal_spaces`, :func:`cinco_game_end`); it is registered only in the games
+    that enable the variant. The first plugin to add a name keeps it.
+
+    Example::
+
+        from cinco import Variant, hookimpl
+
+
+        class LuckySeven:
+            @hookimpl
+            def cinco_legal_spaces(self, state, seat, card):
+                return state.free_spaces(1) if card == 7 else None
+
+
+        @hookimpl
+        def cinco_register_variants():
+            return [Variant("lucky7", "The 7 is wild.", rules=LuckySeven())]
     """
 
 
@@ -71,8 +103,28 @@ def cinco_register_variants() -> list[Variant]:
 def cinco_register_bots() -> list[BotSpec]:
     """Return the bots this plugin adds.
 
-    Called once per registry; every result is collected. A
-    :class:`~cinco.core.registry.BotSpec` names the bot and how to create one for a seat.
+    Called once per registry; every plugin's list is collected. A
+    :class:`~cinco.core.registry.BotSpec` names the bot and gives ``create(context)``, called
+    once per seat with a :class:`~cinco.core.registry.BotContext` (seat, configuration, rules,
+    level, seed, time budget). The bot's ``choose(view, legal)`` gets only its seat's view and
+    returns one of the legal commands. The first plugin to add a name keeps it.
+
+    Example::
+
+        from cinco import BotSpec, hookimpl
+
+
+        class FirstChoice:
+            def __init__(self, context):
+                self.seat = context.seat
+
+            def choose(self, view, legal):
+                return legal[0]
+
+
+        @hookimpl
+        def cinco_register_bots():
+            return [BotSpec("first", "Plays the first legal action.", create=FirstChoice)]
     """
 
 
@@ -83,9 +135,21 @@ def cinco_register_bots() -> list[BotSpec]:
 def cinco_legal_spaces(state: GameState, seat: int, card: int) -> tuple[int, ...] | None:
     """Return the spaces on which *seat* may place a token by playing *card*.
 
-    The first non-``None`` result wins. An empty tuple means the card burns (A2). The standard
-    rule (A1): every free space numbered *card* or higher. Called only when *card* is in the
-    player's hand and it is their turn.
+    Called on a game's rules whenever the legal actions are listed or a card is played, only
+    when *card* is in *seat*'s hand and it is their turn. *state* may be a player's view (hidden
+    cards are 0): answer from public facts only. The first non-``None`` result wins; return
+    ``None`` to defer. An empty tuple means the card burns (A2). The standard rule (A1): every
+    free space numbered *card* or higher. If the hook raises, the command is refused with an
+    error naming the plugin, and the game is unchanged.
+
+    Example::
+
+        class LuckySeven:
+            @hookimpl
+            def cinco_legal_spaces(self, state, seat, card):
+                if card == 7:
+                    return state.free_spaces(1)  # the 7 is wild
+                return None  # any other card: the standard rule
     """
 
 
@@ -93,9 +157,29 @@ def cinco_legal_spaces(state: GameState, seat: int, card: int) -> tuple[int, ...
 def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
     """Decide whether the game ends after *command*; *state* already includes its effects.
 
-    The first non-``None`` result wins. Return an :class:`~cinco.core.rules.Outcome` to end the
-    game, :data:`~cinco.core.rules.ONGOING` to say it goes on (overruling the standard rules),
-    or ``None`` to defer. The standard rules are E1–E4.
+    Called on a game's rules once per accepted command, before its events are stored. The first
+    non-``None`` result wins. Return an :class:`~cinco.core.rules.Outcome` to end the game,
+    :data:`~cinco.core.rules.ONGOING` to say it goes on (overruling the standard rules), or
+    ``None`` to defer. The standard rules are E1-E4. If the hook raises, the command is refused
+    with an error naming the plugin, and the game is unchanged.
+
+    Example::
+
+        from cinco import ONGOING, Outcome, PlayCard
+        from cinco.core.board import line_through
+
+
+        class SixInARow:
+            @hookimpl
+            def cinco_game_end(self, state, command):
+                if isinstance(command, PlayCard) and command.space is not None:
+                    team = state.team_of(command.seat)
+                    line = line_through(state.board, command.space, team)
+                    if len(line) >= 6:
+                        return Outcome(winner=team, reason="six", line=line)
+                    if len(line) == 5:
+                        return ONGOING  # five is not enough in this variant
+                return None
     """
 
 
@@ -104,14 +188,50 @@ def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
 
 @hookspec
 def cinco_game_started(game: Game) -> None:
-    """A game was created (new, or rebuilt from a record) and its first events are stored."""
+    """A game was created (new, or rebuilt from a record) and its first events are stored.
+
+    Called on every installed plugin and on the game's own plugins; results are ignored. If an
+    implementation raises, a ``plugin_failed`` notice naming the plugin and the hook is added to
+    the game, that plugin gets no more calls from this game, and the game goes on.
+
+    Example::
+
+        @hookimpl
+        def cinco_game_started(game):
+            print("a game for", game.config.players, "players")
+    """
 
 
 @hookspec
 def cinco_event(game: Game, event: Event) -> None:
-    """*event* was appended to *game*'s log (the referee's event: project before showing it)."""
+    """*event* was appended to *game*'s log (the referee's event: project before showing it).
+
+    Called on every installed plugin and on the game's own plugins, once per event, in order;
+    results are ignored. Not called while a game is rebuilt from a record. Failures are handled
+    as for :func:`cinco_game_started`.
+
+    Example::
+
+        from cinco import SPECTATOR
+
+
+        @hookimpl
+        def cinco_event(game, event):
+            print(event.seen_by(SPECTATOR).to_dict())  # public facts only
+    """
 
 
 @hookspec
 def cinco_game_ended(game: Game) -> None:
-    """*game* is over; ``game.state.result`` says how."""
+    """*game* is over; ``game.state.result`` says how.
+
+    Called right after the ``game_ended`` event has been passed to :func:`cinco_event`; results
+    are ignored. Failures are handled as for :func:`cinco_game_started`.
+
+    Example::
+
+        @hookimpl
+        def cinco_game_ended(game):
+            result = game.state.result
+            print("winner:", result.winner, "reason:", result.reason)
+    """

@@ -9,15 +9,16 @@ from the rule hooks of the standard rules and of the enabled variants.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from . import hookspecs
 from .board import SPACES
 from .commands import Command, Draw, Exchange, PlayCard
+from .config import GameConfig
 from .errors import (
     CannotPlace,
     CardNotInHand,
@@ -27,11 +28,11 @@ from .errors import (
     HandNotFull,
     NoSuchSpace,
     NotYourTurn,
+    RuleHookError,
     SpaceBelowCard,
     SpaceRequired,
     SpaceTaken,
 )
-from .config import GameConfig
 from .events import (
     CardDrawn,
     CardPlayed,
@@ -46,7 +47,7 @@ from .i18n import _
 from .state import HAND_LIMIT, GameState, evolve
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
 
 @dataclass(frozen=True)
@@ -63,23 +64,71 @@ class Outcome:
 ONGOING = Outcome(winner=None, reason="ongoing", over=False)
 
 
+def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
+    """A function calling *hook*'s implementations in pluggy's order until one answers.
+
+    The same as calling a ``firstresult`` hook, without pluggy's per-call bookkeeping, which
+    the rules pay on every move; hooks with wrappers are left to pluggy.
+    """
+    impls = hook.get_hookimpls()
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return hook
+    chain = [(impl.function, tuple(impl.argnames), impl.plugin_name) for impl in reversed(impls)]
+
+    def call(**kwargs: Any) -> Any:
+        for function, names, plugin in chain:
+            try:
+                result = function(*[kwargs[name] for name in names])
+            except Exception as exc:  # a broken variant is refused, never half-applied
+                raise rule_hook_error(plugin, hook.name, exc) from exc
+            if result is not None:
+                return result
+        return None
+
+    return call
+
+
+def rule_hook_error(plugin: str, hook: str, exc: Exception) -> RuleHookError:
+    """The error refusing a command because *plugin*'s rule hook raised *exc*."""
+    return RuleHookError(
+        _(
+            "The {plugin} failed in {hook} ({error}). The move was refused and the game is "
+            "unchanged: save it, then upgrade or uninstall that plugin."
+        ).format(plugin=plugin, hook=hook, error=f"{type(exc).__name__}: {exc}"),
+        plugin=plugin,
+        hook=hook,
+    )
+
+
 class RuleSet:
     """The rules of one game: the standard rules plus the enabled variants' rule hooks.
 
     It is a pluggy plugin manager of its own, so that enabling a variant in one game never
-    changes another game running in the same process.
+    changes another game running in the same process. Register plugins with :meth:`register`
+    (not on ``pm`` directly), so that the hook chains are rebuilt.
     """
 
-    def __init__(self, rule_plugins: Iterable[object] = ()) -> None:
+    def __init__(
+        self, rule_plugins: Iterable[object] = (), names: Sequence[str] | None = None
+    ) -> None:
         from . import standard_rules
 
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.pm.register(standard_rules, name="standard_rules")
-        for plugin in rule_plugins:
-            self.pm.register(plugin)
-        self._legal_spaces = self.pm.hook.cinco_legal_spaces
-        self._game_end = self.pm.hook.cinco_game_end
+        for index, plugin in enumerate(rule_plugins):
+            # *names* label the variants in error messages (see rule_hook_error).
+            self.pm.register(plugin, name=names[index] if names else None)
+        self._compile()
+
+    def register(self, plugin: object, name: str | None = None) -> None:
+        """Add a plugin to this game only (a variant's rules, a record writer, ...)."""
+        self.pm.register(plugin, name=name)
+        self._compile()
+
+    def _compile(self) -> None:
+        self._legal_spaces = first_result(self.pm.hook.cinco_legal_spaces)
+        self._game_end = first_result(self.pm.hook.cinco_game_end)
 
     def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
         """Where *card* may go; empty when it burns."""
@@ -120,11 +169,7 @@ class LegalActions:
             yield Exchange(self.seat)
 
     def __len__(self) -> int:
-        return (
-            sum(len(spaces) or 1 for _, spaces in self.plays)
-            + self.can_draw
-            + self.can_exchange
-        )
+        return sum(len(spaces) or 1 for _, spaces in self.plays) + self.can_draw + self.can_exchange
 
     def __getitem__(self, index: int) -> Command:
         """The *index*-th command of the iteration order, without building the others."""
@@ -183,18 +228,23 @@ def reshuffle_order(state: GameState) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _draw(state: GameState, seat: int, count: int) -> tuple[list[Event], GameState]:
-    events: list[Event] = []
+#: One step of a turn: an event and the state right after it.
+Step = tuple[Event, GameState]
+
+
+def _apply(steps: list[Step], state: GameState, event: Event) -> GameState:
+    state = evolve(state, event)
+    steps.append((event, state))
+    return state
+
+
+def _draw(steps: list[Step], state: GameState, seat: int, count: int) -> GameState:
     for _i in range(count):
         if not state.draw_pile:
             order = reshuffle_order(state)
-            shuffled = DeckShuffled(size=len(order), order=order, reshuffle=True)
-            events.append(shuffled)
-            state = evolve(state, shuffled)
-        drawn = CardDrawn(seat=seat, card=state.draw_pile[0])
-        events.append(drawn)
-        state = evolve(state, drawn)
-    return events, state
+            state = _apply(steps, state, DeckShuffled(size=len(order), order=order, reshuffle=True))
+        state = _apply(steps, state, CardDrawn(seat=seat, card=state.draw_pile[0]))
+    return state
 
 
 def _check_play(state: GameState, rules: RuleSet, command: PlayCard) -> None:
@@ -237,9 +287,7 @@ def _check_play(state: GameState, rules: RuleSet, command: PlayCard) -> None:
         raise SpaceBelowCard(
             _("A {card} goes on {card} or higher, not on {space}.").format(card=card, space=space)
         )
-    raise CannotPlace(
-        _("{card} cannot go on {space} in this game.").format(card=card, space=space)
-    )
+    raise CannotPlace(_("{card} cannot go on {space} in this game.").format(card=card, space=space))
 
 
 def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, ...]:
@@ -248,6 +296,11 @@ def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, .
     Each accepted command makes one whole turn: the action's events, then ``TurnEnded`` or
     ``GameEnded``.
     """
+    return tuple(event for event, _state in decide_steps(state, command, rules))
+
+
+def decide_steps(state: GameState, command: Command, rules: RuleSet) -> list[Step]:
+    """:func:`decide`, with the state after each event (which deciding computes anyway)."""
     if state.is_over:
         raise GameOver(_("The game is over."))
     seat = command.seat
@@ -255,17 +308,14 @@ def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, .
         raise NotYourTurn(
             _("It is {name}'s turn, not {other}'s.").format(
                 name=state.config.seats[state.current_seat].name,
-                other=state.config.seats[seat].name
-                if 0 <= seat < state.players
-                else str(seat),
+                other=state.config.seats[seat].name if 0 <= seat < state.players else str(seat),
             )
         )
     hand = state.hands[seat]
-    events: list[Event]
+    steps: list[Step] = []
     if isinstance(command, PlayCard):
         _check_play(state, rules, command)
-        played = CardPlayed(seat=seat, card=command.card, space=command.space)
-        events, after = [played], evolve(state, played)
+        after = _apply(steps, state, CardPlayed(seat=seat, card=command.card, space=command.space))
         action = "play"
     elif isinstance(command, Draw):
         if len(hand) >= HAND_LIMIT:
@@ -274,7 +324,7 @@ def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, .
                     n=HAND_LIMIT
                 )
             )
-        events, after = _draw(state, seat, 1)
+        after = _draw(steps, state, seat, 1)
         action = "draw"
     elif isinstance(command, Exchange):
         if len(hand) != HAND_LIMIT:
@@ -284,25 +334,24 @@ def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, .
                 )
             )
         discarded = HandDiscarded(seat=seat, count=len(hand), cards=tuple(hand))
-        drawn, after = _draw(evolve(state, discarded), seat, HAND_LIMIT)
-        events = [discarded, *drawn]
+        after = _draw(steps, _apply(steps, state, discarded), seat, HAND_LIMIT)
         action = "exchange"
     else:
         raise TypeError(f"not a command: {command!r}")
     outcome = rules.outcome(after, command)
+    last: Event
     if outcome is not None:
-        events.append(
-            GameEnded(
-                seat=seat,
-                action=action,
-                winner=outcome.winner,
-                reason=outcome.reason,
-                line=outcome.line,
-            )
+        last = GameEnded(
+            seat=seat,
+            action=action,
+            winner=outcome.winner,
+            reason=outcome.reason,
+            line=outcome.line,
         )
     else:
-        events.append(TurnEnded(seat=seat, action=action, next_seat=(seat + 1) % state.players))
-    return tuple(events)
+        last = TurnEnded(seat=seat, action=action, next_seat=(seat + 1) % state.players)
+    _apply(steps, after, last)
+    return steps
 
 
 def first_seat(config: GameConfig) -> int:

@@ -59,10 +59,15 @@ def simulate(
     summary = Summary()
     started = time.perf_counter()
     for k in range(games):
-        seats = [Seat(f"{bots[i % len(bots)]} {i + 1}", bot=bots[i % len(bots)])
-                 for i in range(players)]
+        seats = [
+            Seat(f"{bots[i % len(bots)]} {i + 1}", bot=bots[i % len(bots)]) for i in range(players)
+        ]
         config = registry.configure(
-            players, layout=layout, variants=variants, seats=seats, seed=seed + k,
+            players,
+            layout=layout,
+            variants=variants,
+            seats=seats,
+            seed=seed + k,
             turn_limit=turn_limit,
         )
         plugins = [RecordWriter(records / f"game-{seed + k:06d}.jsonl")] if records else []

@@ -17,7 +17,7 @@ state: another player's hand, the draw pile's order, cards discarded face down b
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .board import SPACES
@@ -40,6 +40,8 @@ from .i18n import _
 UNKNOWN = 0
 #: A free space on :attr:`GameState.board`.
 FREE = -1
+#: In :attr:`GameState.discard_from`: a card everyone saw.
+PUBLIC = -1
 #: C1: tokens per team colour.
 TOKENS_PER_TEAM = 35
 #: A5: the hand limit.
@@ -68,6 +70,9 @@ class GameState:
     result: GameEnded | None = None
     last_play: CardPlayed | None = None
     events: int = 0
+    #: Who put each card of the discard pile there unseen by others: :data:`PUBLIC` for a
+    #: played card, else the seat whose exchange discarded it face down (A7).
+    discard_from: tuple[int, ...] = ()
 
     # -- questions ---------------------------------------------------------------------------
 
@@ -108,7 +113,7 @@ class GameState:
     def free_spaces(self, at_least: int = 1) -> tuple[int, ...]:
         """Free spaces numbered *at_least* or more, in order."""
         board = self.board
-        return tuple(n for n in range(at_least, SPACES + 1) if board[n] == FREE)
+        return tuple([n for n in range(at_least, SPACES + 1) if board[n] == FREE])
 
     def spaces_of(self, team: int) -> frozenset[int]:
         board = self.board
@@ -131,13 +136,25 @@ class GameState:
             "tokens": list(self.tokens),
             "current_seat": self.current_seat,
             "turns": self.turn,
-            "result": None
-            if result is None
-            else ("win" if result.winner is not None else "draw"),
+            "result": None if result is None else ("win" if result.winner is not None else "draw"),
             "winner": None if result is None else result.winner,
             "reason": None if result is None else result.reason,
             "line": None if result is None or result.line is None else list(result.line),
         }
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(GameState))
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _derive(state: GameState, **changes: Any) -> GameState:
+    """*state* with some fields changed: :func:`dataclasses.replace` without its checks, which
+    cost more than the rest of :func:`evolve` together (the fold is the engine's hot path)."""
+    new = _new(GameState)
+    for name in _FIELD_NAMES:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
 
 
 def _remove_one(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -158,9 +175,31 @@ def _set_hand(state: GameState, seat: int, hand: tuple[int, ...]) -> tuple[tuple
     return tuple(hands)
 
 
+def _check_seat(state: GameState, seat: int) -> None:
+    """A record or a peer may name any seat; a bad one must be refused, not crash the fold."""
+    if not 0 <= seat < state.config.players:
+        raise EventError(
+            _("there is no seat {seat} in a {n}-player game").format(
+                seat=seat, n=state.config.players
+            )
+        )
+
+
+def _check_turn(state: GameState, seat: int) -> None:
+    _check_seat(state, seat)
+    if seat != state.current_seat:
+        raise EventError(
+            _("seat {seat} acted out of turn (seat {current} was to move)").format(
+                seat=seat, current=state.current_seat
+            )
+        )
+
+
 def start(event: GameStarted) -> GameState:
     """The state right after :class:`GameStarted`: empty board, no cards dealt yet."""
     config = event.config
+    if not 0 <= event.first_seat < config.players:
+        raise EventError(_("there is no seat {seat} to begin").format(seat=event.first_seat))
     return GameState(
         config=config,
         first_seat=event.first_seat,
@@ -181,6 +220,9 @@ def evolve(state: GameState, event: Event) -> GameState:
         raise EventError(_("the game is already over"))
     if kind is CardPlayed:
         assert isinstance(event, CardPlayed)
+        _check_turn(state, event.seat)
+        if event.space is not None and not 1 <= event.space <= SPACES:
+            raise EventError(_("there is no space {n}").format(n=event.space))
         hands = _set_hand(state, event.seat, _remove_one(state.hands[event.seat], event.card))
         board, tokens = state.board, state.tokens
         if event.space is not None:
@@ -189,12 +231,13 @@ def evolve(state: GameState, event: Event) -> GameState:
             team = state.team_of(event.seat)
             board = board[: event.space] + (team,) + board[event.space + 1 :]
             tokens = tokens[:team] + (tokens[team] + 1,) + tokens[team + 1 :]
-        return replace(
+        return _derive(
             state,
             hands=hands,
             board=board,
             tokens=tokens,
             discard_pile=(*state.discard_pile, event.card),
+            discard_from=(*state.discard_from, PUBLIC),
             last_play=event,
             events=state.events + 1,
         )
@@ -202,10 +245,18 @@ def evolve(state: GameState, event: Event) -> GameState:
         assert isinstance(event, CardDrawn)
         if not state.draw_pile:
             raise EventError(_("a card was drawn from an empty draw pile"))
+        _check_seat(state, event.seat)
+        if len(state.hands[event.seat]) >= HAND_LIMIT:
+            raise EventError(_("a card was drawn into a full hand"))
         top = state.draw_pile[0]
         card = event.card if event.card is not None else top
+        if card != top and top != UNKNOWN:
+            # Tampering: a known draw pile says which card comes next.
+            raise EventError(
+                _("card {card} was drawn, but the top card is {top}").format(card=card, top=top)
+            )
         hand = (*state.hands[event.seat], card)
-        return replace(
+        return _derive(
             state,
             hands=_set_hand(state, event.seat, hand),
             draw_pile=state.draw_pile[1:],
@@ -213,38 +264,81 @@ def evolve(state: GameState, event: Event) -> GameState:
         )
     if kind is TurnEnded:
         assert isinstance(event, TurnEnded)
-        return replace(
+        _check_turn(state, event.seat)
+        _check_seat(state, event.next_seat)
+        return _derive(
             state, current_seat=event.next_seat, turn=state.turn + 1, events=state.events + 1
         )
     if kind is HandDiscarded:
         assert isinstance(event, HandDiscarded)
+        _check_turn(state, event.seat)
         cards = event.cards if event.cards is not None else (UNKNOWN,) * event.count
-        return replace(
+        hand = state.hands[event.seat]
+        if len(cards) != len(hand) or (
+            UNKNOWN not in hand and UNKNOWN not in cards and sorted(cards) != sorted(hand)
+        ):
+            raise EventError(
+                _("the discarded cards are not the hand of seat {seat}").format(seat=event.seat)
+            )
+        return _derive(
             state,
             hands=_set_hand(state, event.seat, ()),
-            discard_pile=state.discard_pile + cards,
+            discard_pile=(*state.discard_pile, *cards),
+            discard_from=(*state.discard_from, *(event.seat,) * len(cards)),
             events=state.events + 1,
         )
     if kind is DeckShuffled:
         assert isinstance(event, DeckShuffled)
         order = event.order if event.order is not None else (UNKNOWN,) * event.size
+        if len(order) != event.size or (
+            event.reshuffle
+            and UNKNOWN not in order
+            and UNKNOWN not in state.discard_pile
+            and sorted(order) != sorted(state.discard_pile)
+        ):
+            raise EventError(_("the shuffled cards are not the cards of the pile"))
         # A6: a reshuffle takes the whole discard pile; set-up takes all 90 cards.
         discard = () if event.reshuffle else state.discard_pile
-        return replace(
+        return _derive(
             state,
-            draw_pile=state.draw_pile + order,
+            draw_pile=(*state.draw_pile, *order),
             discard_pile=discard,
+            discard_from=() if event.reshuffle else state.discard_from,
             shuffles=state.shuffles + 1,
             events=state.events + 1,
         )
     if kind is GameEnded:
         assert isinstance(event, GameEnded)
-        return replace(state, result=event, turn=state.turn + 1, events=state.events + 1)
+        return _derive(state, result=event, turn=state.turn + 1, events=state.events + 1)
     if kind is Notice:
-        return replace(state, events=state.events + 1)
+        return _derive(state, events=state.events + 1)
     if kind is GameStarted:
         raise EventError(_("a game can start only once"))
     raise EventError(_("unknown event {event!r}").format(event=event))
+
+
+def project(state: GameState, viewer: int | None, config: GameConfig) -> GameState:
+    """The referee's *state* as *viewer* (a seat, or ``None`` for a spectator) sees it: the
+    same as folding the events *viewer* was shown (:meth:`Event.seen_by`), computed in one
+    step. *config* is the configuration as the viewer sees it (no seed)."""
+    hands = tuple(
+        hand if seat == viewer else (UNKNOWN,) * len(hand) for seat, hand in enumerate(state.hands)
+    )
+    discard = state.discard_pile
+    if not set(state.discard_from) <= {PUBLIC, viewer}:
+        discard = tuple(
+            [
+                card if source == PUBLIC or source == viewer else UNKNOWN
+                for card, source in zip(discard, state.discard_from, strict=True)
+            ]
+        )
+    return _derive(
+        state,
+        config=config,
+        hands=hands,
+        draw_pile=(UNKNOWN,) * len(state.draw_pile),
+        discard_pile=discard,
+    )
 
 
 def fold(events: Iterable[Event]) -> GameState:

@@ -6,7 +6,7 @@
 >>> seen = []
 >>> unsubscribe = store.subscribe(lambda index, event: seen.append(index))
 >>> for event in setup_events(GameConfig.for_players(2)):
-...     store.append(event)
+...     index = store.append(event)
 >>> len(store), seen[:3]
 (10, [0, 1, 2])
 >>> store.state_at(2).draw_pile[:0], len(store.state_at(2).draw_pile)

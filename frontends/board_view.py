@@ -1,7 +1,18 @@
 """Drawing the hexagonal board with rich, in its real shape.
 
-Rows are the board's ``r`` axis; each cell is four characters wide and each row is shifted by
-half a cell, so the three hex axes read as the row and the two diagonals.
+Rows are the board's ``r`` axis; each cell is ``cell_width`` characters wide and each row is
+shifted by half a cell, so the three hex axes read as the row and the two diagonals.
+
+Teams are told apart by colour (the Okabe–Ito colour-blind-safe palette) *and* by symbol, so
+the board reads the same in plain text, on a monochrome screen and to colour-blind eyes. In
+plain text the marks that colour would carry become characters: ``*`` a legal space, ``<``
+the last move, ``!`` the winning line.
+
+>>> text = render_board(color=False)
+>>> len(text.plain.splitlines())
+11
+>>> "  · " in text.plain.splitlines()[5]
+True
 """
 
 from __future__ import annotations
@@ -17,14 +28,46 @@ from cinco.core.state import FREE
 #: Team colours from the Okabe–Ito colour-blind-safe palette, each with its own symbol.
 TEAM_COLOURS = ("#56B4E9", "#E69F00", "#CC79A7")
 TEAM_SYMBOLS = ("●", "▲", "■")
+#: For terminals that cannot show the symbols above.
+ASCII_SYMBOLS = ("o", "x", "#")
 TEAM_NAMES = ("blue", "orange", "pink")
 
 CELL_WIDTH = 4
+#: Marks shown in the last column of a cell, in plain text and (for the last move) in colour.
+MARK_LEGAL = "*"
+MARK_LAST = "<"
+MARK_WIN = "!"
 
 
-def cell_x(q: int, r: int) -> int:
+def cell_x(q: int, r: int, cell_width: int = CELL_WIDTH) -> int:
     """The column of a cell's left edge (0 for the leftmost cell of the widest row)."""
-    return (2 * q + r + 2 * RADIUS) * CELL_WIDTH // 2
+    return (2 * q + r + 2 * RADIUS) * cell_width // 2
+
+
+def board_width(cell_width: int = CELL_WIDTH) -> int:
+    """How many columns :func:`render_board` uses."""
+    return cell_x(RADIUS, 0, cell_width) + cell_width
+
+
+def team_symbol(team: int, ascii_only: bool = False) -> str:
+    symbols = ASCII_SYMBOLS if ascii_only else TEAM_SYMBOLS
+    return symbols[team % len(symbols)]
+
+
+def team_colour(team: int) -> Style:
+    """The team's colour, not bold (for text such as the move log)."""
+    return Style(color=TEAM_COLOURS[team % len(TEAM_COLOURS)])
+
+
+def team_style(team: int) -> Style:
+    return Style(color=TEAM_COLOURS[team % len(TEAM_COLOURS)], bold=True)
+
+
+def _label(space: int, team: int, mark: str, width: int, symbol: str) -> str:
+    """A cell's text: symbol (taken) or blank, the number, the mark, centred in *width*."""
+    body = f"{symbol if team != FREE else ' '}{space:>2}{mark or ' '}"
+    pad = width - len(body)
+    return " " * (pad // 2) + body + " " * (pad - pad // 2)
 
 
 def render_board(
@@ -34,57 +77,79 @@ def render_board(
     last: int | None = None,
     winning_line: Collection[int] = (),
     color: bool = True,
+    ascii_only: bool = False,
+    cell_width: int = CELL_WIDTH,
+    row_gap: int = 0,
 ) -> Text:
     """The board as rich text. *board* is :attr:`GameState.board` (``None``: an empty board).
 
     Free spaces show their number; taken ones the team's symbol and number in its colour.
     *highlight* marks spaces (the legal ones for a card), *last* the last move and
-    *winning_line* the line that won.
+    *winning_line* the line that won. ``cell_width`` (at least 4) and ``row_gap`` (blank lines
+    between rows) draw a bigger board for a bigger window.
     """
-    text = Text(no_wrap=True)
+    text = Text(no_wrap=True, overflow="crop")
     for r in range(-RADIUS, RADIUS + 1):
+        if r > -RADIUS:
+            text.append("\n" * (row_gap + 1))
         cells = sorted(
             (q, space_at((q, r))) for q in range(-RADIUS, RADIUS + 1) if -RADIUS <= q + r <= RADIUS
         )
         column = 0
         for q, space in cells:
-            x = cell_x(q, r)
+            x = cell_x(q, r, cell_width)
             text.append(" " * (x - column))
-            column = x
+            column = x + cell_width
             if space is None:
-                text.append("  · ", style="dim" if color else "")
-                column += CELL_WIDTH
+                left = (cell_width - CELL_WIDTH) // 2 + 2  # under the numbers' last digit
+                text.append(
+                    " " * left + "·" + " " * (cell_width - left - 1), style="dim" if color else ""
+                )
                 continue
             team = board[space] if board is not None else FREE
+            mark = ""
             style = Style()
-            if team == FREE:
-                label = f"{space:>3} "
-                if space in highlight:
-                    label = f"{space:>3}*" if not color else label
-                    style = Style(bold=True, reverse=True)
-                else:
-                    style = Style(dim=False)
-            else:
-                symbol = TEAM_SYMBOLS[team % len(TEAM_SYMBOLS)]
-                label = f"{symbol}{space:>2} " if space < 100 else f"{symbol}{space}"
-                style = Style(color=TEAM_COLOURS[team % len(TEAM_COLOURS)], bold=True)
-            if space == last:
-                style += Style(underline=True)
-                label = label[:3] + ("<" if not color else label[3])
+            if team != FREE:
+                style = team_style(team)
             if space in winning_line:
+                mark = MARK_WIN
                 style += Style(reverse=True)
-                if not color:
-                    label = label[:3] + "!"
-            text.append(label, style=style if color else "")
-            column += CELL_WIDTH
-        text.append("\n")
+            elif space == last:
+                mark = MARK_LAST
+                style += Style(underline=True)
+            elif space in highlight and team == FREE:
+                mark = MARK_LEGAL
+                style = Style(bold=True, reverse=True)
+            label = _label(space, team, mark, cell_width, team_symbol(team, ascii_only))
+            if color and space in highlight and team == FREE:
+                # The mark is redundant in colour but keeps the legal spaces findable on a
+                # screen where reverse video is hard to see.
+                text.append(label, style=style)
+            else:
+                text.append(label, style=style if color else "")
+    text.append("\n")
+    return text
+
+
+def legend(teams: int = 0, *, color: bool = True, ascii_only: bool = False) -> Text:
+    """One line naming the first *teams* team symbols and the marks, for under the board."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    for team in range(teams):
+        text.append(team_symbol(team, ascii_only), style=team_style(team) if color else "")
+        text.append(f" {TEAM_NAMES[team % len(TEAM_NAMES)]}  ")
+    from cinco.core.i18n import _
+
+    text.append(
+        _("{last} last move  {legal} legal space  {win} winning line").format(
+            last=MARK_LAST, legal=MARK_LEGAL, win=MARK_WIN
+        ),
+        style="dim" if color else "",
+    )
     return text
 
 
 def board_json() -> dict[str, list[dict[str, int]]]:
     """``{"spaces": [{"number": n, "q": q, "r": r}, ...]}`` for ``cinco board --json``."""
     return {
-        "spaces": [
-            {"number": n, "q": q, "r": r} for n, (q, r) in enumerate(COORDINATES, start=1)
-        ]
+        "spaces": [{"number": n, "q": q, "r": r} for n, (q, r) in enumerate(COORDINATES, start=1)]
     }

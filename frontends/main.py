@@ -6,20 +6,21 @@ Each subcommand lives in a small module of its own and is added here.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
+from cinco.core.errors import CincoError, RecordError
+from cinco.core.i18n import _
+from cinco.core.registry import default_registry
 from rich.console import Console
 
 from cinco import __version__
-from cinco.core.errors import CincoError, ConfigError, RecordError
-from cinco.core.i18n import _
-from cinco.core.registry import default_registry
 
+from .arena import arena
 from .board_view import board_json, render_board
 from .options import PlayOptions, options_from, play_options
+from .plugins_cmd import plugins
 
 FRONTENDS = ("cli", "kivy")
 
@@ -31,9 +32,7 @@ def launch(frontend: str, options: PlayOptions) -> None:
             from cinco.frontends.kivy_app import run_app
         except ImportError as exc:
             raise click.ClickException(
-                _("The Kivy app needs Kivy: pip install 'cinco[kivy]' ({error}).").format(
-                    error=exc
-                )
+                _("The Kivy app needs Kivy: pip install 'cinco[kivy]' ({error}).").format(error=exc)
             ) from None
         run_app(options)
         return
@@ -43,12 +42,17 @@ def launch(frontend: str, options: PlayOptions) -> None:
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--frontend", type=click.Choice(FRONTENDS), default="cli", show_default=True,
-              help=_("Where to play: the terminal (cli) or the tablet app (kivy)."))
+@click.option(
+    "--frontend",
+    type=click.Choice(FRONTENDS),
+    default="cli",
+    show_default=True,
+    help=_("Where to play: the terminal (cli) or the tablet app (kivy)."),
+)
 @play_options
 @click.version_option(__version__, prog_name="cinco")
 @click.pass_context
-def main(ctx: click.Context, frontend: str, **values: Any) -> None:
+def main(ctx: click.Context, /, frontend: str, **values: Any) -> None:
     """Cinco: five in a row on a hexagonal board of 90 numbered spaces.
 
     With no command, starts a game (by default: you against the greedy bot, in this terminal).
@@ -74,25 +78,70 @@ def board(as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--players", "-p", type=click.Choice(["2", "3", "4", "6"]), default="2",
-              show_default=True, help=_("Number of players."))
+@click.option(
+    "--players",
+    "-p",
+    type=click.Choice(["2", "3", "4", "6"]),
+    default="2",
+    show_default=True,
+    help=_("Number of players."),
+)
 @click.option("--layout", type=click.Choice(["2x3", "3x2"]), help=_("Six-player layout."))
-@click.option("--variant", "variants", multiple=True, metavar="NAME",
-              help=_("Play a variant, for example joker (repeatable)."))
-@click.option("--bots", required=True, metavar="NAME[,NAME...]",
-              help=_("Bots for the seats, in turn: random,greedy gives seat 1 random, "
-                     "seat 2 greedy, and so on round the table."))
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
-              help=_("How many games."))
-@click.option("--seed", type=int, default=0, show_default=True,
-              help=_("Seed of the first game; game k uses seed + k."))
-@click.option("--turn-limit", type=click.IntRange(min=1), default=1000, show_default=True,
-              help=_("End a game in a draw after this many turns (E4)."))
-@click.option("--records", type=click.Path(file_okay=False, path_type=Path),
-              help=_("Write each game's record into this folder."))
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME",
+    help=_("Play a variant, for example joker (repeatable)."),
+)
+@click.option(
+    "--bots",
+    required=True,
+    metavar="NAME[,NAME...]",
+    help=_(
+        "Bots for the seats, in turn: random,greedy gives seat 1 random, "
+        "seat 2 greedy, and so on round the table."
+    ),
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help=_("How many games."),
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help=_("Seed of the first game; game k uses seed + k."),
+)
+@click.option(
+    "--turn-limit",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help=_("End a game in a draw after this many turns (E4)."),
+)
+@click.option(
+    "--records",
+    type=click.Path(file_okay=False, path_type=Path),
+    help=_("Write each game's record into this folder."),
+)
 @click.option("--json", "as_json", is_flag=True, help=_("Print the summary as JSON."))
-def simulate(players: str, layout: str | None, variants: tuple[str, ...], bots: str, games: int,
-             seed: int, turn_limit: int, records: Path | None, as_json: bool) -> None:
+def simulate(
+    players: str,
+    layout: str | None,
+    variants: tuple[str, ...],
+    bots: str,
+    games: int,
+    seed: int,
+    turn_limit: int,
+    records: Path | None,
+    as_json: bool,
+) -> None:
     """Play bot-only games and summarise them."""
     from cinco.core.simulation import simulate as run
 
@@ -102,19 +151,33 @@ def simulate(players: str, layout: str | None, variants: tuple[str, ...], bots: 
     if layout is not None and players != "6":
         raise click.BadParameter(_("--layout is for six players."), param_hint="--layout")
     try:
-        summary = run(default_registry(), players=int(players), bots=names, games=games,
-                      seed=seed, layout=layout, variants=variants, records=records,
-                      turn_limit=turn_limit)
-    except ConfigError as exc:
+        summary = run(
+            default_registry(),
+            players=int(players),
+            bots=names,
+            games=games,
+            seed=seed,
+            layout=layout,
+            variants=variants,
+            records=records,
+            turn_limit=turn_limit,
+        )
+    except CincoError as exc:  # a bad option, or a variant's rule hook that failed
         raise click.ClickException(str(exc)) from None
     if as_json:
         data = summary.to_dict()
-        click.echo(json.dumps({key: data[key] for key in
-                               ("games", "actions", "wins", "draws", "seconds")}))
+        click.echo(
+            json.dumps({key: data[key] for key in ("games", "actions", "wins", "draws", "seconds")})
+        )
         return
-    click.echo(_("{games} games, {actions} turns in {seconds:.2f} s ({rate:.0f} turns/s)").format(
-        games=summary.games, actions=summary.actions, seconds=summary.seconds,
-        rate=summary.actions / summary.seconds if summary.seconds else 0))
+    click.echo(
+        _("{games} games, {actions} turns in {seconds:.2f} s ({rate:.0f} turns/s)").format(
+            games=summary.games,
+            actions=summary.actions,
+            seconds=summary.seconds,
+            rate=summary.actions / summary.seconds if summary.seconds else 0,
+        )
+    )
     for team in range(max(summary.wins, default=-1) + 1):
         click.echo(_("  team {team}: {n} wins").format(team=team + 1, n=summary.wins[team]))
     click.echo(_("  draws: {n}").format(n=summary.draws))
@@ -125,28 +188,46 @@ def simulate(players: str, layout: str | None, variants: tuple[str, ...], bots: 
 @main.command()
 @click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help=_("Print the final state as JSON."))
-def replay(record: Path, as_json: bool) -> None:
-    """Replay a game record and show how it ended."""
+@click.option(
+    "--interactive/--no-interactive",
+    default=None,
+    help=_("Step through the moves (the default when input is a terminal)."),
+)
+def replay(record: Path, as_json: bool, interactive: bool | None) -> None:
+    """Replay a game record: step through it move by move, as the referee saw it."""
     from cinco.core.record import load_record
     from cinco.core.state import fold
 
     try:
         loaded = load_record(record)
     except RecordError as exc:
-        raise click.ClickException(
-            _("{path}: {error}").format(path=record, error=exc)
-        ) from None
+        raise click.ClickException(_("{path}: {error}").format(path=record, error=exc)) from None
     for warning in loaded.warnings:
         click.echo(_("warning: {text}").format(text=warning), err=True)
     state = fold(loaded.events)
     if as_json:
         click.echo(json.dumps(state.to_dict()))
         return
-    console = Console()
-    last = state.last_play.space if state.last_play else None
-    line = state.result.line if state.result and state.result.line else ()
-    console.print(render_board(state.board, last=last, winning_line=line,
-                               color=console.color_system is not None))
-    click.echo(json.dumps(state.to_dict(), indent=1))
+    from cinco.frontends.terminal.replay import replay_record
+
+    replay_record(
+        loaded.events, interactive=_stdin_is_terminal() if interactive is None else interactive
+    )
 
 
+def _stdin_is_terminal() -> bool:
+    import sys
+
+    return sys.stdin.isatty()
+
+
+@main.command()
+def rules() -> None:
+    """Print the rules of Cinco."""
+    from cinco.frontends.terminal.rules_text import print_rules
+
+    print_rules()
+
+
+main.add_command(plugins)
+main.add_command(arena)

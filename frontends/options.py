@@ -71,6 +71,8 @@ class PlayOptions:
     record: Path | None = None
     resume: Path | None = None
     delay: float = 0.6
+    #: Kivy app only: render the first screen once, save it as this PNG and exit.
+    screenshot: Path | None = None
 
     @property
     def is_default(self) -> bool:
@@ -95,9 +97,7 @@ class PlayOptions:
         seats = []
         for index in range(players):
             bot, level = bots.get(index, (None, None))
-            default_name = (
-                f"{bot.capitalize()} {index + 1}" if bot else DEFAULT_NAMES[index]
-            )
+            default_name = f"{bot.capitalize()} {index + 1}" if bot else DEFAULT_NAMES[index]
             seats.append(Seat(self.names.get(index, default_name), bot=bot, level=level))
         config = registry.configure(
             players,
@@ -114,23 +114,58 @@ class PlayOptions:
 def play_options(function: click.decorators.FC) -> click.decorators.FC:
     """The options that set up a game, for any command or frontend that starts one."""
     decorators = [
-        click.option("--players", "-p", type=click.Choice(["2", "3", "4", "6"]),
-                     help=_("Number of players.")),
-        click.option("--layout", type=click.Choice(["2x3", "3x2"]),
-                     help=_("Six players: 2 teams of 3 (2x3) or 3 teams of 2 (3x2).")),
-        click.option("--variant", "variants", multiple=True, metavar="NAME",
-                     help=_("Play a variant, for example joker (repeatable).")),
-        click.option("--bot", "bots", multiple=True, metavar="SEAT=NAME[:LEVEL]",
-                     help=_("Let a bot play a seat, for example 2=greedy (repeatable).")),
-        click.option("--name", "names", multiple=True, metavar="SEAT=NAME",
-                     help=_("Name a seat's player, for example 1=Ann (repeatable).")),
+        click.option(
+            "--players", "-p", type=click.Choice(["2", "3", "4", "6"]), help=_("Number of players.")
+        ),
+        click.option(
+            "--layout",
+            type=click.Choice(["2x3", "3x2"]),
+            help=_("Six players: 2 teams of 3 (2x3) or 3 teams of 2 (3x2)."),
+        ),
+        click.option(
+            "--variant",
+            "variants",
+            multiple=True,
+            metavar="NAME",
+            help=_("Play a variant, for example joker (repeatable)."),
+        ),
+        click.option(
+            "--bot",
+            "bots",
+            multiple=True,
+            metavar="SEAT=NAME[:LEVEL]",
+            help=_("Let a bot play a seat, for example 2=greedy (repeatable)."),
+        ),
+        click.option(
+            "--name",
+            "names",
+            multiple=True,
+            metavar="SEAT=NAME",
+            help=_("Name a seat's player, for example 1=Ann (repeatable)."),
+        ),
         click.option("--seed", type=int, help=_("Seed for a reproducible game.")),
-        click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
-                     help=_("Where to write the game record.")),
-        click.option("--resume", type=click.Path(dir_okay=False, path_type=Path),
-                     help=_("Continue the game in this record.")),
-        click.option("--delay", type=click.FloatRange(min=0), default=0.6, show_default=True,
-                     help=_("Seconds between bot moves.")),
+        click.option(
+            "--record",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help=_("Where to write the game record."),
+        ),
+        click.option(
+            "--resume",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help=_("Continue the game in this record."),
+        ),
+        click.option(
+            "--delay",
+            type=click.FloatRange(min=0),
+            default=0.6,
+            show_default=True,
+            help=_("Seconds between bot moves."),
+        ),
+        click.option(
+            "--screenshot",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help=_("Kivy app: show the first screen once, save it as this PNG and exit."),
+        ),
     ]
     for decorator in reversed(decorators):
         function = decorator(function)
@@ -158,4 +193,5 @@ def options_from(values: dict[str, object]) -> PlayOptions:
         record=values.get("record"),  # type: ignore[arg-type]
         resume=values.get("resume"),  # type: ignore[arg-type]
         delay=float(values.get("delay") or 0.0),  # type: ignore[arg-type]
+        screenshot=values.get("screenshot"),  # type: ignore[arg-type]
     )

@@ -88,8 +88,9 @@ class GreedyBot:
                 value = scores[space] - CARD_COST * (SPACES - card)
                 if best is None or value > best[0]:
                     best = (value, PlayCard(self.seat, card, space))
-        if best is not None and (best[0] >= WORTH_PLAYING or not (legal.can_draw or
-                                                                 legal.can_exchange)):
+        if best is not None and (
+            best[0] >= WORTH_PLAYING or not (legal.can_draw or legal.can_exchange)
+        ):
             return self._highest_card_for(best[1], legal)
         if legal.can_draw:
             return Draw(self.seat)

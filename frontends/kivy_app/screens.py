@@ -1,0 +1,468 @@
+"""The app's screens: behaviour only (their layout is in ``cinco.kv``).
+
+Screens render what the :class:`~.session.TableSession` and the engine answer; the rules stay
+in the engine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from cinco.core.config import DEFAULT_NAMES
+from cinco.core.errors import CincoError
+from cinco.core.events import Event, GameStarted
+from cinco.core.i18n import _
+from cinco.core.record import load_record
+from cinco.core.registry import Registry
+from cinco.core.state import GameState, fold
+from cinco.frontends.options import DEFAULT_BOT, PlayOptions
+
+from .session import (
+    TableSession,
+    autosave_dir,
+    describe,
+    log_lines,
+    record_label,
+    turn_boundaries,
+    unfinished_games,
+)
+from .widgets import CardButton, PlayerRow, SeatRow
+
+if TYPE_CHECKING:
+    from .app import CincoApp
+
+
+def app() -> CincoApp:
+    return App.get_running_app()  # type: ignore[no-any-return]
+
+
+def cards_text(n: int) -> str:
+    return _("1 card") if n == 1 else _("{n} cards").format(n=n)
+
+
+# -- start ------------------------------------------------------------------------------------
+
+
+class StartScreen(Screen):  # type: ignore[misc]
+    """Set up a game by touch: players, teams, variants, who plays each seat."""
+
+    can_continue = BooleanProperty(False)
+    can_replay = BooleanProperty(False)
+    continue_text = StringProperty("")
+
+    def setup(self, registry: Registry, options: PlayOptions) -> None:
+        from kivy.factory import Factory
+
+        self.registry = registry
+        self.players = options.players or 2
+        self.layout_name = options.layout
+        self.chosen_variants = set(options.variants)
+        self.bot_names = sorted(registry.bots())
+        ids = self.ids
+        for n in (2, 3, 4, 6):
+            button = Factory.CToggle(text=str(n), group="players")
+            button.state = "down" if n == self.players else "normal"
+            button.bind(on_release=lambda _b, n=n: self.set_players(n))
+            ids.players.add_widget(button)
+        self.layout_buttons = {}
+        for lay in (lay for lay in registry.layouts().values() if lay.players == 6):
+            button = Factory.CToggle(text=lay.name.replace("x", " × "), group="layouts")
+            button.bind(on_release=lambda _b, name=lay.name: self.set_layout(name))
+            ids.layouts.add_widget(button)
+            self.layout_buttons[lay.name] = button
+        for name, variant in sorted(registry.variants().items()):
+            button = Factory.CToggle(
+                text=f"{name.capitalize()}: {variant.description}",
+                group=None,
+                font_size="15sp",
+                allow_no_selection=True,
+                halign="center",
+                valign="middle",
+            )
+            button.bind(size=lambda b, _s: setattr(b, "text_size", (b.width - 16, None)))
+            button.state = "down" if name in self.chosen_variants else "normal"
+            button.bind(state=lambda _b, state, name=name: self.toggle_variant(name, state))
+            ids.variants.add_widget(button)
+        self.seat_rows: list[SeatRow] = []
+        self.bots = dict(options.bots)
+        if not self.bots and options.players is None:
+            self.bots = {seat: (DEFAULT_BOT, None) for seat in range(1, 6)}
+        self.names = dict(options.names)
+        self.set_players(self.players)
+
+    def kind_labels(self) -> list[str]:
+        return [_("Person")] + [_("Bot: {name}").format(name=name) for name in self.bot_names]
+
+    def set_players(self, players: int) -> None:
+        self.save_rows()
+        self.players = players
+        for button in self.ids.players.children:
+            button.state = "down" if button.text == str(players) else "normal"
+        names = sorted(self.layout_buttons)
+        if players == 6 and self.layout_name not in names:
+            self.layout_name = names[0] if names else None
+        for name, button in self.layout_buttons.items():
+            button.disabled = players != 6
+            button.state = "down" if players == 6 and name == self.layout_name else "normal"
+        self.rebuild_seats()
+
+    def set_layout(self, name: str) -> None:
+        self.save_rows()
+        self.layout_name = name
+        self.rebuild_seats()
+
+    def toggle_variant(self, name: str, state: str) -> None:
+        if state == "down":
+            self.chosen_variants.add(name)
+        else:
+            self.chosen_variants.discard(name)
+
+    def teams(self) -> int:
+        try:
+            return self.registry.layout(
+                self.players, self.layout_name if self.players == 6 else None
+            ).teams
+        except CincoError:
+            return 2
+
+    def rebuild_seats(self) -> None:
+        teams = self.teams()
+        grid = self.ids.seats
+        grid.clear_widgets()
+        self.seat_rows = []
+        kinds = self.kind_labels()
+        for seat in range(self.players):
+            row = SeatRow(seat=seat, team=seat % teams, kinds=kinds)
+            bot, level = self.bots.get(seat, (None, None))
+            row.ids.name.text = self.names.get(seat, DEFAULT_NAMES[seat])
+            row.ids.kind.text = kinds[0] if bot is None else kinds[1 + self.bot_names.index(bot)]
+            row.ids.kind.bind(text=lambda _s, _t, row=row: self.update_levels(row))
+            self.update_levels(row, level)
+            grid.add_widget(row)
+            self.seat_rows.append(row)
+        size = self.players // teams
+        self.ids.teams_note.text = (
+            _("{teams} teams of {size}").format(teams=teams, size=size)
+            if size > 1
+            else _("everyone for themselves")
+        )
+
+    def update_levels(self, row: SeatRow, level: str | None = None) -> None:
+        bot = self.row_bot(row)
+        levels = list(self.registry.bots()[bot].levels) if bot else []
+        row.levels = levels
+        if levels:
+            row.ids.level.text = level if level in levels else levels[len(levels) // 2]
+        else:
+            row.ids.level.text = ""
+
+    def row_bot(self, row: SeatRow) -> str | None:
+        kinds = self.kind_labels()
+        text = row.ids.kind.text
+        return self.bot_names[kinds.index(text) - 1] if text in kinds[1:] else None
+
+    def save_rows(self) -> None:
+        """Keep names and bots typed so far when the number of players changes."""
+        for row in getattr(self, "seat_rows", []):
+            name = row.ids.name.text.strip()
+            if name:
+                self.names[row.seat] = name
+            bot = self.row_bot(row)
+            if bot is None:
+                self.bots.pop(row.seat, None)
+            else:
+                self.bots[row.seat] = (bot, row.ids.level.text or None)
+
+    def options(self) -> PlayOptions:
+        self.save_rows()
+        return PlayOptions(
+            players=self.players,
+            layout=self.layout_name if self.players == 6 else None,
+            variants=tuple(sorted(self.chosen_variants)),
+            bots={s: b for s, b in self.bots.items() if s < self.players},
+            names={s: n for s, n in self.names.items() if s < self.players},
+        )
+
+    def start_game(self) -> None:
+        self.ids.problem.text = ""
+        try:
+            app().start_from_options(self.options())
+        except CincoError as exc:
+            self.ids.problem.text = str(exc)
+
+    def continue_game(self) -> None:
+        games = unfinished_games()
+        if games:
+            app().resume(games[0])
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        games = unfinished_games()
+        self.can_continue = bool(games)
+        self.can_replay = autosave_dir().is_dir() and any(autosave_dir().glob("*.jsonl"))
+        if games:
+            self.continue_text = _("Continue your last game")
+        else:
+            self.continue_text = _("No unfinished game")
+
+
+# -- privacy ----------------------------------------------------------------------------------
+
+
+class PrivacyScreen(Screen):  # type: ignore[misc]
+    """Between two people: nobody's cards are on screen until the next player taps."""
+
+    title = StringProperty("")
+    subtitle = StringProperty("")
+    last_move = StringProperty("")
+    team = NumericProperty(0)
+
+    def show(self, session: TableSession) -> None:
+        seat = session.to_move
+        name = session.config.seats[seat].name
+        self.title = _("Pass the tablet to {name}").format(name=name)
+        self.subtitle = _("{name}, tap to show your cards").format(name=name)
+        self.team = session.config.team_of(seat)
+        log = session.log(limit=1)
+        self.last_move = _("Last move: {move}").format(move=log[-1]) if log else ""
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if self.manager is not None and self.manager.current == self.name:
+            app().reveal()
+            return True
+        return False
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+
+class GameScreen(Screen):  # type: ignore[misc]
+    """The table: board, players, the hand of whoever may see it, actions and the move log."""
+
+    status = StringProperty("")
+    piles = StringProperty("")
+    hand_title = StringProperty("")
+    reason = StringProperty("")
+    log = StringProperty("")
+    burn_text = StringProperty("")
+    can_draw = BooleanProperty(False)
+    can_exchange = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+
+    def render(
+        self, session: TableSession, selected: int | None, thinking: bool, message: str = ""
+    ) -> None:
+        view = session.view()
+        viewer = session.viewer()
+        config = session.config
+        legal = session.legal()
+        mine = viewer is not None and viewer == session.to_move and not thinking
+        board = self.ids.board
+        board.board = list(view.board)
+        board.legal = list(legal.spaces_for(selected)) if mine and selected else []
+        board.line = list(view.result.line or ()) if view.result else []
+        if view.last_play is not None and view.last_play.space is not None:
+            board.last = view.last_play.space
+        else:
+            board.last = 0
+        self.render_players(session, view)
+        self.piles = _("Draw pile {draw}  ·  discard pile {discard}").format(
+            draw=len(view.draw_pile), discard=len(view.discard_pile)
+        )
+        self.render_hand(session, view, viewer, selected, mine)
+        name = config.seats[session.to_move].name
+        self.ids.thinking.running = thinking
+        if session.is_over:
+            self.status = _("Game over")
+        elif thinking or session.bot_to_move:
+            self.status = _("{name} is thinking…").format(name=name)
+        elif selected is not None and mine:
+            self.status = (
+                _("Tap a lit space for your {card}").format(card=selected)
+                if legal.spaces_for(selected)
+                else _("Your {card} burns").format(card=selected)
+            )
+        else:
+            self.status = _("{name}, your turn").format(name=name)
+        self.can_draw = mine and legal.can_draw
+        self.can_exchange = mine and legal.can_exchange
+        burning = mine and selected is not None and not legal.spaces_for(selected)
+        self.burn_text = _("Burn {card}").format(card=selected) if burning else ""
+        self.reason = message or self.reasons(session, mine, selected)
+        self.can_undo = session.can_undo and not thinking
+        self.log = "\n".join(session.log(limit=60))
+        self.ids.log_scroll.scroll_y = 0
+
+    def reasons(self, session: TableSession, mine: bool, selected: int | None) -> str:
+        """Why Draw or Exchange is greyed out, in the engine's own words."""
+        if not mine:
+            return ""
+        lines = []
+        if selected is None:
+            lines.append(_("Tap a card to see where it may go."))
+        for label, refusal in (
+            (_("Draw"), session.draw_refusal()),
+            (_("Exchange"), session.exchange_refusal()),
+        ):
+            if refusal:
+                lines.append(f"{label}: {refusal}")
+        return "\n".join(lines)
+
+    def render_players(self, session: TableSession, view: GameState) -> None:
+        box = self.ids.players
+        config = session.config
+        if len(box.children) != config.players:
+            box.clear_widgets()
+            for seat in range(config.players):
+                box.add_widget(PlayerRow(seat=seat, team=config.team_of(seat)))
+        rows = list(reversed(box.children))
+        for seat, row in enumerate(rows):
+            spec = config.seats[seat]
+            row.name = spec.name
+            team = config.team_of(seat)
+            tokens = view.tokens[team]
+            row.detail = _("{cards} · {tokens} on board").format(
+                cards=cards_text(view.hand_size(seat)), tokens=tokens
+            )
+            row.active = not session.is_over and seat == session.to_move
+
+    def render_hand(
+        self, session: TableSession, view: GameState, viewer: Any, selected: int | None, mine: bool
+    ) -> None:
+        box = self.ids.hand
+        box.clear_widgets()
+        config = session.config
+        if viewer is None:
+            self.hand_title = _("HANDS ARE HIDDEN")
+            return
+        legal = session.legal()
+        team = config.team_of(viewer)
+        self.hand_title = _("{name}'S CARDS").format(name=config.seats[viewer].name.upper())
+        for card in view.hand(viewer):
+            button = CardButton(
+                number=card,
+                team=team,
+                selected=card == selected,
+                enabled=mine,
+                burns=mine and not legal.spaces_for(card),
+            )
+            button.bind(on_release=lambda _b, card=card: app().select_card(card))
+            box.add_widget(button)
+
+    def clear_hand(self) -> None:
+        self.ids.hand.clear_widgets()
+        self.hand_title = _("HANDS ARE HIDDEN")
+
+    def space_tapped(self, space: int) -> None:
+        app().tap_space(space)
+
+    def card_button(self, card: int) -> CardButton | None:
+        for child in self.ids.hand.children:
+            if isinstance(child, CardButton) and child.number == card:
+                return child
+        return None
+
+
+class GameOverScreen(Screen):  # type: ignore[misc]
+    """The result, the final board with the winning line, and what to do next."""
+
+    result = StringProperty("")
+    summary = StringProperty("")
+    log = StringProperty("")
+    winner = NumericProperty(-1)
+    can_undo = BooleanProperty(False)
+
+    def show(self, session: TableSession) -> None:
+        view = session.view(None)
+        board = self.ids.board
+        board.board = list(view.board)
+        board.legal = []
+        board.line = list(view.result.line or ()) if view.result else []
+        board.last = view.last_play.space if view.last_play and view.last_play.space else 0
+        self.result = session.result() or ""
+        self.winner = view.result.winner if view.result and view.result.winner is not None else -1
+        self.summary = _("{turns} turns · {tokens} tokens on the board").format(
+            turns=view.turn, tokens=view.occupied
+        )
+        self.log = "\n".join(session.log(limit=80))
+        self.can_undo = session.can_undo
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+class ReplayScreen(Screen):  # type: ignore[misc]
+    """Step through a saved game, turn by turn, as the referee saw it."""
+
+    record_names = ListProperty([])
+    record_name = StringProperty("")
+    position = StringProperty("")
+    move = StringProperty("")
+    log = StringProperty("")
+    step = NumericProperty(0)
+    steps = NumericProperty(0)
+
+    def load_list(self, selected: Path | None = None) -> None:
+        folder = autosave_dir()
+        paths = (
+            sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+            if folder.is_dir()
+            else []
+        )
+        if selected is not None and selected not in paths:
+            paths.insert(0, selected)
+        labels = {path: record_label(path) for path in paths[:40]}
+        self.paths = {label: path for path, label in labels.items()}
+        self.record_names = list(self.paths)
+        chosen = selected if selected is not None else (paths[0] if paths else None)
+        if chosen is None:
+            self.events: list[Event] = []
+            self.position = _("No saved games yet")
+            return
+        if self.record_name == labels[chosen]:
+            self.load(chosen)
+        self.record_name = labels[chosen]
+
+    def choose(self, name: str) -> None:
+        path = getattr(self, "paths", {}).get(name)
+        if path is not None:
+            self.load(path)
+
+    def load(self, path: Path) -> None:
+        try:
+            self.events = list(load_record(path).events)
+        except CincoError as exc:
+            self.events = []
+            self.position = str(exc)
+            return
+        self.bounds = turn_boundaries(self.events)
+        first = self.events[0]
+        assert isinstance(first, GameStarted)
+        self.config = first.config
+        self.steps = len(self.bounds) - 1
+        self.step = -1
+        self.go(self.steps)
+
+    def go(self, step: int) -> None:
+        if not getattr(self, "events", None):
+            return
+        step = max(0, min(int(step), self.steps))
+        if step == self.step:
+            return
+        self.step = step
+        count = self.bounds[step]
+        state = fold(self.events[:count])
+        board = self.ids.board
+        board.board = list(state.board)
+        board.line = list(state.result.line or ()) if state.result else []
+        board.last = state.last_play.space if state.last_play and state.last_play.space else 0
+        self.position = _("Turn {n} of {total}").format(n=step, total=self.steps)
+        previous = self.bounds[step - 1] if step else 0
+        said = [describe(e, self.config) for e in self.events[previous:count]]
+        self.move = "\n".join(s for s in said if s) or _("The cards are dealt.")
+        self.log = "\n".join(log_lines(self.events[:count], self.config, limit=40))
+        self.ids.log_scroll.scroll_y = 0

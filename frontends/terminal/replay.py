@@ -1,0 +1,125 @@
+"""``cinco replay FILE``: step through a recorded game as the referee saw it.
+
+In a terminal it is interactive (next, previous, go to move N, quit); otherwise it prints the
+final board, the result and every move in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cinco.core.events import REFEREE, Event, GameEnded, GameStarted, TurnEnded
+from cinco.core.i18n import _
+from cinco.core.state import GameState, fold
+from cinco.frontends.terminal.screen import QuitGame, Screen
+from cinco.frontends.terminal.session import setup_length
+from cinco.frontends.terminal.table import Style, TableView, render
+from cinco.frontends.terminal.words import Narrator, describe_result
+
+
+def step_counts(events: Sequence[Event]) -> list[int]:
+    """Event counts at each step: step 0 is the deal, step *n* the end of move *n*."""
+    started = events[0]
+    players = started.config.players if isinstance(started, GameStarted) else 0
+    counts = [min(len(events), setup_length(players))]
+    for index, event in enumerate(events):
+        if isinstance(event, TurnEnded | GameEnded):
+            counts.append(index + 1)
+    return counts
+
+
+class Replayer:
+    def __init__(self, screen: Screen, events: Sequence[Event]) -> None:
+        self.screen = screen
+        self.events = list(events)
+        self.counts = step_counts(self.events)
+        self.config = fold(self.events[:1]).config
+
+    @property
+    def moves(self) -> int:
+        return len(self.counts) - 1
+
+    def state(self, step: int) -> GameState:
+        return fold(self.events[: self.counts[step]])
+
+    def narrator(self, step: int) -> Narrator:
+        narrator = Narrator(self.config, REFEREE)
+        for event in self.events[: self.counts[step]]:
+            narrator.feed(event)
+        return narrator
+
+    def draw(self, step: int, message: str = "") -> None:
+        state = self.state(step)
+        if state.result is not None:
+            message = (message + " " if message else "") + describe_result(
+                self.config, state.result
+            )
+        view = TableView(
+            state=state,
+            viewer=REFEREE,
+            log=self.narrator(step).lines,
+            message=message,
+            reveal=True,
+            title=_("Replay · move {n} of {total}").format(n=step, total=self.moves),
+        )
+        screen = self.screen
+        screen.clear()
+        screen.show(
+            render(
+                view,
+                Style(
+                    color=screen.color,
+                    ascii_only=screen.ascii_only,
+                    width=screen.width,
+                    height=screen.height,
+                ),
+            )
+        )
+
+    def interactive(self) -> None:
+        step, message = 0, ""
+        prompt = _("Enter next · p back · N go to move N · f first · l last · q quit: ")
+        while True:
+            self.draw(step, message)
+            message = ""
+            try:
+                answer = self.screen.ask(prompt).strip().lower()
+            except QuitGame:
+                return
+            if answer in ("", "n", "next", "+"):
+                if step == self.moves:
+                    message = _("That was the last move.")
+                step = min(self.moves, step + 1)
+            elif answer in ("p", "prev", "previous", "b", "-"):
+                if step == 0:
+                    message = _("This is the start of the game.")
+                step = max(0, step - 1)
+            elif answer in ("f", "first", "0"):
+                step = 0
+            elif answer in ("l", "last", "end"):
+                step = self.moves
+            elif answer in ("q", "quit", "exit"):
+                return
+            else:
+                number = answer.removeprefix("g").strip()
+                if number.isdigit() and 0 <= int(number) <= self.moves:
+                    step = int(number)
+                else:
+                    message = _("Type n, p, f, l, q or a move number from 0 to {n}.").format(
+                        n=self.moves
+                    )
+
+    def summary(self) -> None:
+        """Everything at once: the final board and every move in words."""
+        self.draw(self.moves)
+        self.screen.say(_("Moves:"))
+        for entry in self.narrator(self.moves).lines:
+            self.screen.say("  " + entry.text)
+
+
+def replay_record(events: Sequence[Event], *, interactive: bool) -> None:
+    replayer = Replayer(Screen(), events)
+    if interactive:
+        replayer.interactive()
+    else:
+        replayer.summary()

@@ -1,0 +1,68 @@
+"""The rules of Cinco in a page, for ``cinco rules`` (the full reference is RULES.md)."""
+
+from __future__ import annotations
+
+from cinco.core.i18n import _
+
+
+def rules_markdown() -> str:
+    """The rules as Markdown (rich draws it in a terminal; plain text reads fine too)."""
+    return _(
+        """# Cinco
+
+Five in a row on a hexagonal board of **90 numbered spaces** around an empty centre.
+The numbers wind ring by ring outwards, so neighbouring numbers are neighbouring spaces.
+
+## Players and teams
+
+2, 3, 4 or 6 players. 2 players: one against one. 3 players: three teams of one.
+4 players: two teams of two. 6 players: two teams of three, or three teams of two.
+Seats alternate teams, and turns go round the table. Each team has a colour; team-mates
+place the same tokens and win together, but never see each other's cards.
+
+## Setting up
+
+Shuffle the 90 cards (one per number) and deal 4 to each player. The rest is the draw pile.
+
+## Your turn: do exactly one thing
+
+- **Play a card**: show it and put one of your team's tokens on any **free** space whose
+  number is **at least the card's number**. The card goes to the discard pile.
+  A card with no free space at or above it **burns**: it is discarded and no token is placed.
+- **Draw** the top card of the draw pile: only when you hold fewer than 4 cards.
+- **Exchange**: only when you hold exactly 4 cards, discard them all face down and draw 4.
+
+With no cards you must draw. When the draw pile runs out, the discard pile is shuffled into
+a new draw pile.
+
+## Winning
+
+The game ends at once when a team has **5 or more tokens in a straight line** along one of
+the board's three directions; that team wins. The empty centre breaks a line.
+If a team places its 35th token without winning, or the board fills up, the game is a draw.
+
+## Variants
+
+- **Joker**: a card with no free space at or above it counts as a 1, so its token may go on
+  any free space (it burns only when the board is full).
+- **Six players**: 2 teams of 3 (`--layout 2x3`) or 3 teams of 2 (`--layout 3x2`).
+
+## In the terminal game
+
+Type `34` to play card 34 on space 34, `34 36` to play it on space 36, `d` to draw,
+`x` to exchange, `u` to undo, `h` for a hint, `?` for help and `q` to save and quit.
+"""
+    )
+
+
+def print_rules() -> None:
+    """Print the rules: formatted in a colour terminal, as plain Markdown otherwise."""
+    from rich.markdown import Markdown
+
+    from cinco.frontends.terminal.screen import Screen
+
+    screen = Screen()
+    if screen.color:
+        screen.show(Markdown(rules_markdown()))
+    else:
+        screen.console.print(rules_markdown(), end="", soft_wrap=True)

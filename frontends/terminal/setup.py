@@ -1,0 +1,104 @@
+"""The short setup asked when ``cinco`` starts with no options.
+
+Enter at the first question starts the quick game: one person against the greedy bot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cinco.core.config import DEFAULT_NAMES
+from cinco.core.i18n import _
+from cinco.core.registry import Registry
+from cinco.frontends.board_view import TEAM_NAMES, team_symbol
+from cinco.frontends.options import DEFAULT_BOT, PlayOptions
+from cinco.frontends.terminal.screen import Screen
+
+PLAYER_CHOICES = ("2", "3", "4", "6")
+
+
+def _choice(screen: Screen, question: str, choices: tuple[str, ...], default: str) -> str:
+    while True:
+        answer = screen.ask(f"{question} [{default}]: ").strip().lower() or default
+        if answer in choices:
+            return answer
+        screen.say(_("Please answer one of: {choices}.").format(choices=", ".join(choices)))
+
+
+def _yes(screen: Screen, question: str) -> bool:
+    while True:
+        answer = screen.ask(f"{question} [y/N]: ").strip().lower()
+        if answer in ("", "n", "no"):
+            return False
+        if answer in ("y", "yes"):
+            return True
+        screen.say(_("Please answer y or n."))
+
+
+def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayOptions:
+    """Ask who plays. Returns *options* completed with the answers."""
+    screen.say(_("Cinco: make five in a row on a board of 90 numbered spaces."), "bold")
+    answer = (
+        screen.ask(_("Press Enter to play against the computer, or s to set up a table: "))
+        .strip()
+        .lower()
+    )
+    if answer not in ("s", "set", "setup", "set up"):
+        return options
+    players = int(_choice(screen, _("How many players? 2, 3, 4 or 6"), PLAYER_CHOICES, "2"))
+    layout = None
+    if players == 6:
+        layout = _choice(
+            screen,
+            _("Six players: 2 teams of 3 (2x3) or 3 teams of 2 (3x2)?"),
+            ("2x3", "3x2"),
+            "2x3",
+        )
+    teams = registry.layout(players, layout).teams
+    bots = registry.bots()
+    bot_names = ", ".join(sorted(bots))
+    chosen_bots: dict[int, tuple[str, str | None]] = {}
+    names: dict[int, str] = {}
+    screen.say(
+        _(
+            "Seats take turns in order; seat 1 is you. For each seat type a person's "
+            "name, or the name of a bot ({bots})."
+        ).format(bots=bot_names)
+    )
+    for seat in range(players):
+        team = seat % teams
+        default = DEFAULT_NAMES[seat] if seat == 0 else DEFAULT_BOT
+        while True:
+            answer = (
+                screen.ask(
+                    _("Seat {n} (team {symbol} {colour}) [{default}]: ").format(
+                        n=seat + 1,
+                        symbol=team_symbol(team, screen.ascii_only),
+                        colour=_(TEAM_NAMES[team]),
+                        default=default,
+                    )
+                ).strip()
+                or default
+            )
+            bot, _sep, level = answer.lower().partition(":")
+            if bot in bots:
+                levels = bots[bot].levels
+                if level and level not in levels:
+                    screen.say(
+                        _("{bot} has no level {level}. Levels: {levels}.").format(
+                            bot=bot, level=level, levels=", ".join(levels) or "-"
+                        )
+                    )
+                    continue
+                chosen_bots[seat] = (bot, level or None)
+            else:
+                names[seat] = answer[:20]
+            break
+    variants: tuple[str, ...] = ()
+    if "joker" in registry.variants() and _yes(
+        screen, _("Joker variant (a card with no free space at or above it may go anywhere)?")
+    ):
+        variants = ("joker",)
+    return replace(
+        options, players=players, layout=layout, bots=chosen_bots, names=names, variants=variants
+    )

@@ -1,0 +1,177 @@
+"""Moves in words: what each viewer is told about the game, one line per turn.
+
+A :class:`Narrator` is fed the events of a game *as one viewer sees them* (it subscribes
+through :meth:`cinco.core.game.Game.subscribe`), so it can only ever say what that viewer may
+know: "You drew 45" for the player who drew, "Bob drew a card" for everyone else.
+
+>>> from cinco.core.config import GameConfig
+>>> from cinco.core.events import CardPlayed, TurnEnded
+>>> config = GameConfig.for_players(2)
+>>> narrator = Narrator(config, viewer=1, in_setup=False)
+>>> narrator.feed(CardPlayed(seat=0, card=34, space=36))
+>>> narrator.feed(TurnEnded(seat=0, action="play", next_seat=1))
+>>> narrator.lines[-1].text
+'Ann played 34 and placed on 36'
+>>> narrator.feed(CardPlayed(seat=1, card=88, space=None))
+>>> narrator.feed(TurnEnded(seat=1, action="play", next_seat=0))
+>>> narrator.lines[-1].text
+'Your 88 burned'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cinco.core.config import GameConfig
+from cinco.core.events import (
+    SPECTATOR,
+    CardDrawn,
+    CardPlayed,
+    DeckShuffled,
+    Event,
+    GameEnded,
+    GameStarted,
+    HandDiscarded,
+    Notice,
+    TurnEnded,
+    Viewer,
+)
+from cinco.core.i18n import _
+from cinco.core.state import HAND_LIMIT
+from cinco.frontends.board_view import TEAM_NAMES
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the move log; ``seat`` is who moved (``None``: the game itself)."""
+
+    text: str
+    seat: int | None = None
+
+
+def seat_name(config: GameConfig, seat: int) -> str:
+    return config.seats[seat].name
+
+
+def join_names(names: list[str]) -> str:
+    """``Ann``, ``Ann and Cid``, ``Ann, Cid and Eve``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def team_label(config: GameConfig, team: int) -> str:
+    """``blue (Ann and Cid)``."""
+    names = join_names([seat_name(config, seat) for seat in config.seats_of(team)])
+    return _("{colour} ({names})").format(colour=_(TEAM_NAMES[team % len(TEAM_NAMES)]), names=names)
+
+
+def describe_result(config: GameConfig, result: GameEnded) -> str:
+    """How the game ended, in a sentence."""
+    if result.winner is not None:
+        members = [seat_name(config, seat) for seat in config.seats_of(result.winner)]
+        line = "-".join(map(str, result.line or ()))
+        verb = _("wins") if len(members) == 1 else _("win")
+        if line:
+            return _("{names} {verb} with the line {line}!").format(
+                names=join_names(members), verb=verb, line=line
+            )
+        return _("{names} {verb}!").format(names=join_names(members), verb=verb)
+    reasons = {
+        "stalemate": _("a team placed its last token without making a line (E2)"),
+        "board_full": _("the board is full (E3)"),
+        "turn_limit": _("the turn limit was reached (E4)"),
+    }
+    return _("A draw: {why}.").format(why=reasons.get(result.reason, result.reason))
+
+
+class Narrator:
+    """Turns one viewer's event stream into lines of words.
+
+    ``in_setup`` is true when the stream starts at the beginning of the game, so the deal is
+    summed up in one line rather than told card by card.
+    """
+
+    def __init__(self, config: GameConfig, viewer: Viewer, *, in_setup: bool = True) -> None:
+        self.config = config
+        self.viewer = viewer
+        self.lines: list[LogLine] = []
+        self._deal_left = HAND_LIMIT * config.players if in_setup else 0
+        self._first_seat: int | None = None
+        self._turn: list[Event] = []
+
+    def _name(self, seat: int) -> str:
+        return _("You") if seat == self.viewer else seat_name(self.config, seat)
+
+    def _say(self, text: str, seat: int | None = None) -> None:
+        self.lines.append(LogLine(text, seat))
+
+    def feed(self, event: Event) -> None:
+        """Take in the next event (as this viewer sees it)."""
+        if isinstance(event, GameStarted):
+            self._first_seat = event.first_seat
+            return
+        if self._deal_left:
+            if isinstance(event, CardDrawn):
+                self._deal_left -= 1
+                if not self._deal_left and self._first_seat is not None:
+                    self._say(
+                        _("Four cards each were dealt; {name} begins.").format(
+                            name=seat_name(self.config, self._first_seat)
+                        )
+                    )
+            return
+        if isinstance(event, DeckShuffled):
+            if event.reshuffle:
+                self._say(_("The discard pile was shuffled into a new draw pile (A6)."))
+            return
+        if isinstance(event, Notice):
+            self._say(event.text, event.seat)
+            return
+        if isinstance(event, TurnEnded | GameEnded):
+            self._say(self._turn_text(event.seat), event.seat)
+            self._turn = []
+            if isinstance(event, GameEnded):
+                self._say(describe_result(self.config, event))
+            return
+        self._turn.append(event)
+
+    def _turn_text(self, seat: int) -> str:
+        name = self._name(seat)
+        own = seat == self.viewer
+        played = [e for e in self._turn if isinstance(e, CardPlayed)]
+        drawn = [e.card for e in self._turn if isinstance(e, CardDrawn)]
+        if played:
+            play = played[0]
+            if play.space is None:
+                if own:
+                    return _("Your {card} burned").format(card=play.card)
+                return _("{name}'s {card} burned").format(name=name, card=play.card)
+            return _("{name} played {card} and placed on {space}").format(
+                name=name, card=play.card, space=play.space
+            )
+        known = [card for card in drawn if card]
+        if any(isinstance(e, HandDiscarded) for e in self._turn):
+            cards = ", ".join(map(str, sorted(known)))
+            if own:
+                if known:
+                    return _("You exchanged your hand and got {cards}").format(cards=cards)
+                return _("You exchanged your hand")
+            if known:  # the referee (a replay) sees every card
+                return _("{name} exchanged their hand and got {cards}").format(
+                    name=name, cards=cards
+                )
+            return _("{name} exchanged their hand").format(name=name)
+        if known:
+            if own:
+                return _("You drew {card}").format(card=known[0])
+            return _("{name} drew {card}").format(name=name, card=known[0])
+        return _("{name} drew a card").format(name=name)
+
+
+def narrate(config: GameConfig, events: list[Event], viewer: Viewer = SPECTATOR) -> Narrator:
+    """A narrator that has heard *events* (a whole log from its start)."""
+    narrator = Narrator(config, viewer)
+    for event in events:
+        narrator.feed(event)
+    return narrator

@@ -1,0 +1,618 @@
+"""A fast, mutable simulation kernel of Cinco for bots' look-ahead (rollouts, search).
+
+The reference engine (:func:`cinco.core.rules.decide` and :func:`cinco.core.state.evolve`)
+is built for correctness, records and projections: immutable states, events, hooks. A search
+bot needs millions of moves, so this kernel plays the same rules on plain lists:
+
+* each window of five cells (:func:`cinco.core.board.windows`) keeps a token count per team,
+  so placing a token touches only the few windows through its space;
+* ``threats[team]`` is the set of free spaces that would complete a line of five for *team*,
+  kept up to date on every placement. A placement wins (E1) exactly when its space is in the
+  set, so no line is ever traced during play;
+* the free spaces are a sorted list: the spaces a card reaches (A1) are a slice of it.
+
+It knows the standard rules and the Joker variant (V1). :func:`supports` says whether a game's
+:class:`~cinco.core.rules.RuleSet` holds anything else; :class:`RuleSetKernel` then asks the
+game's own rule hooks on every move (slowly, but always right). A differential test checks the
+kernel against the reference engine over ten thousand random games.
+
+>>> from cinco.core.config import GameConfig
+>>> k = Kernel(GameConfig.for_players(2, first_seat=0), rng=random.Random(1))
+>>> k.deal()
+>>> len(k.hands[0]), len(k.draw), k.seat
+(4, 82, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from cinco.core.board import SPACES, line_through, windows
+from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameState
+
+if TYPE_CHECKING:
+    from cinco.core.config import GameConfig
+    from cinco.core.rules import RuleSet
+
+#: The windows of five, as tuples of spaces.
+WINDOWS: tuple[tuple[int, ...], ...] = windows(5)
+#: THROUGH[space]: indices of the windows holding *space* (index 0 unused).
+THROUGH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i, w in enumerate(WINDOWS) if space in w) for space in range(SPACES + 1)
+)
+
+#: How a reshuffle orders the discard pile: given the pile (oldest first) and the number of
+#: shuffles so far, return the new draw pile, top first.
+Shuffler = Callable[[list[int], int], list[int]]
+
+
+#: Value of a window of five through a space for a team, by how many of its cells the team
+#: holds when no other team is in it (four: taking the space wins) ...
+OWN = (1.0, 4.0, 20.0, 120.0, 100_000.0)
+#: ... and, for blocking, by how many one other team holds when the team is not in it.
+BLOCK = (0.0, 2.0, 12.0, 90.0, 20_000.0)
+
+#: A window's state is a number: the sum over teams of ``tokens × BASE ** team``.
+BASE = 6
+
+
+def window_value(counts: Sequence[int], team: int) -> float:
+    """What a window with *counts* tokens per team is worth to *team* on each of its free
+    cells (see :data:`OWN` and :data:`BLOCK`).
+
+    >>> window_value((3, 0), 0), window_value((0, 3), 0), window_value((1, 1), 0)
+    (120.0, 90.0, 0.0)
+    """
+    total = sum(counts)
+    if total >= 5:
+        return 0.0  # a full window: nothing left to take in it
+    mine = counts[team]
+    if mine == total:
+        return OWN[mine]
+    if mine == 0 and total in counts:
+        return BLOCK[total]
+    return 0.0
+
+
+class Tables:
+    """Precomputed window arithmetic for games of *teams* teams."""
+
+    def __init__(self, teams: int) -> None:
+        self.teams = teams
+        self.step = tuple(BASE**t for t in range(teams))
+        size = BASE**teams
+        self.counts = [tuple(code // BASE**t % BASE for t in range(teams)) for code in range(size)]
+        #: value[team][code]: :func:`window_value` of a window in state *code*.
+        self.value = [[window_value(c, t) for c in self.counts] for t in range(teams)]
+        #: four[team]: the state of a window holding four of *team*'s tokens and nothing else.
+        self.four = tuple(4 * step for step in self.step)
+        #: delta[team][code]: the changes ``(t, d)`` of each team's value when *team* adds a
+        #: token to a window in state *code*.
+        self.delta: list[list[tuple[tuple[int, float], ...]]] = []
+        for placer in range(teams):
+            row: list[tuple[tuple[int, float], ...]] = []
+            for code, counts in enumerate(self.counts):
+                if sum(counts) >= 5:
+                    row.append(())
+                    continue
+                after = code + self.step[placer]
+                row.append(
+                    tuple(
+                        (t, self.value[t][after] - self.value[t][code])
+                        for t in range(teams)
+                        if self.value[t][after] != self.value[t][code]
+                    )
+                )
+            self.delta.append(row)
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(teams: int) -> Tables:
+    """The (cached) :class:`Tables` of *teams* teams."""
+    if teams not in _TABLES:
+        _TABLES[teams] = Tables(teams)
+    return _TABLES[teams]
+
+
+def reference_shuffler(seed: int) -> Shuffler:
+    """The reshuffles of the reference engine for a game with *seed* (A6), for replaying a
+    real game exactly (:func:`cinco.core.rules.reshuffle_order`)."""
+
+    def shuffle(pile: list[int], shuffles: int) -> list[int]:
+        order = list(pile)
+        random.Random(f"cinco:{seed}:shuffle:{shuffles}").shuffle(order)
+        return order
+
+    return shuffle
+
+
+def supports(rules: RuleSet | None) -> bool:
+    """Whether the kernel plays exactly the rules of *rules*: every rule hook in it comes from
+    the standard rules or the Joker variant (any other plugin may change the rules)."""
+    if rules is None:
+        return True
+    from cinco.core import standard_rules
+    from cinco.plugins.joker import JokerRules
+
+    for hook in (rules.pm.hook.cinco_legal_spaces, rules.pm.hook.cinco_game_end):
+        for impl in hook.get_hookimpls():
+            if impl.plugin is not standard_rules and not isinstance(impl.plugin, JokerRules):
+                return False
+    return True
+
+
+def uses_joker(rules: RuleSet | None, config: GameConfig) -> bool:
+    """Whether the Joker placement rule is in force."""
+    if rules is None:
+        return config.has_variant("joker")
+    from cinco.plugins.joker import JokerRules
+
+    return any(isinstance(p, JokerRules) for p in rules.pm.get_plugins())
+
+
+class Kernel:
+    """One game's full state (a referee's, or a determinisation of a player's view), mutable.
+
+    The draw pile is kept top *last* (``list.pop``); everything else mirrors
+    :class:`~cinco.core.state.GameState`.
+    """
+
+    __slots__ = (
+        "board",
+        "code",
+        "config",
+        "discard",
+        "draw",
+        "free",
+        "hands",
+        "joker",
+        "line",
+        "occupied",
+        "over",
+        "players",
+        "reason",
+        "rng",
+        "scores",
+        "seat",
+        "shuffler",
+        "shuffles",
+        "tables",
+        "teams",
+        "threats",
+        "tokens",
+        "turn",
+        "turn_limit",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        config: GameConfig,
+        *,
+        joker: bool | None = None,
+        rng: random.Random | None = None,
+        shuffler: Shuffler | None = None,
+        scores: bool = False,
+    ) -> None:
+        self.config = config
+        self.players = config.players
+        self.teams = config.teams
+        self.joker = config.has_variant("joker") if joker is None else joker
+        self.turn_limit = config.turn_limit
+        self.rng = rng if rng is not None else random.Random(0)
+        self.shuffler = shuffler
+        self.board = [FREE] * (SPACES + 1)
+        self.tables = tables(self.teams)
+        #: code[w]: the state of window *w* (see :class:`Tables`).
+        self.code = [0] * len(WINDOWS)
+        self.threats: list[set[int]] = [set() for _ in range(self.teams)]
+        self.free = list(range(1, SPACES + 1))
+        self.hands: list[list[int]] = [[] for _ in range(self.players)]
+        self.draw: list[int] = []
+        self.discard: list[int] = []
+        self.tokens = [0] * self.teams
+        self.occupied = 0
+        self.seat = 0 if config.first_seat is None else config.first_seat
+        self.turn = 0
+        self.shuffles = 0
+        self.over = False
+        self.winner: int | None = None
+        self.reason = ""
+        self.line: tuple[int, ...] | None = None
+        #: With ``scores``: ``scores[team][space]``, what :func:`window_value` adds up to over
+        #: the windows through *space* (a greedy player's view of each space), kept up to date.
+        self.scores: list[list[float]] | None = None
+        if scores:
+            self._rescore()
+
+    # -- building -----------------------------------------------------------------------------
+
+    def deal(self, order: Sequence[int] | None = None) -> None:
+        """S1: a fresh deck (*order*, top first; shuffled with the kernel's rng if not given),
+        four cards each round the table from the current seat."""
+        if order is None:
+            deck = list(range(1, SPACES + 1))
+            self.rng.shuffle(deck)
+        else:
+            deck = list(order)
+        self.draw = deck[::-1]
+        self.shuffles += 1
+        for _round in range(HAND_LIMIT):
+            for i in range(self.players):
+                self.hands[(self.seat + i) % self.players].append(self.draw.pop())
+
+    @classmethod
+    def from_state(
+        cls,
+        state: GameState,
+        *,
+        hidden: Iterable[int] = (),
+        rules: RuleSet | None = None,
+        rng: random.Random | None = None,
+        shuffler: Shuffler | None = None,
+        scores: bool = False,
+    ) -> Kernel:
+        """A kernel holding *state*. Each unknown card (0) in it — other hands, then the draw
+        pile from the top, then the discard pile — is replaced by the next of *hidden*."""
+        kernel = cls(
+            state.config,
+            joker=uses_joker(rules, state.config),
+            rng=rng,
+            shuffler=shuffler,
+            scores=scores,
+        )
+        fill = iter(hidden)
+
+        def known(cards: Iterable[int]) -> list[int]:
+            return [next(fill) if c == UNKNOWN else c for c in cards]
+
+        for seat in range(state.players):
+            kernel.hands[seat] = known(state.hands[seat])
+        kernel.draw = known(state.draw_pile)[::-1]
+        kernel.discard = known(state.discard_pile)
+        kernel.load_board(state.board)
+        kernel.seat = state.current_seat
+        kernel.turn = state.turn
+        kernel.shuffles = state.shuffles
+        if state.result is not None:
+            kernel.over = True
+            kernel.winner = state.result.winner
+            kernel.reason = state.result.reason
+            kernel.line = state.result.line
+        return kernel
+
+    def load_board(self, board: Sequence[int]) -> None:
+        """Set the tokens from a board indexed by space (team or :data:`FREE`)."""
+        self.board = list(board)
+        self.free = [n for n in range(1, SPACES + 1) if board[n] == FREE]
+        self.tokens = [0] * self.teams
+        for n in range(1, SPACES + 1):
+            if board[n] != FREE:
+                self.tokens[board[n]] += 1
+        self.occupied = sum(self.tokens)
+        self.code = [0] * len(WINDOWS)
+        step = self.tables.step
+        for index, window in enumerate(WINDOWS):
+            for n in window:
+                if board[n] != FREE:
+                    self.code[index] += step[board[n]]
+        self.threats = [set() for _ in range(self.teams)]
+        for index, window in enumerate(WINDOWS):
+            for team in range(self.teams):
+                if self.code[index] == self.tables.four[team]:
+                    self.threats[team].update(n for n in window if board[n] == FREE)
+        if self.scores is not None:
+            self._rescore()
+
+    def _rescore(self) -> None:
+        self.scores = [[0.0] * (SPACES + 1) for _ in range(self.teams)]
+        for w, window in enumerate(WINDOWS):
+            for team, row in enumerate(self.scores):
+                value = self.tables.value[team][self.code[w]]
+                if value:
+                    for n in window:
+                        row[n] += value
+
+    def copy(self) -> Kernel:
+        """An independent copy (sharing only the rng and the shuffler)."""
+        new = Kernel.__new__(type(self))
+        for name in Kernel.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.board = self.board[:]
+        new.code = self.code[:]
+        new.threats = [set(t) for t in self.threats]
+        new.free = self.free[:]
+        new.hands = [h[:] for h in self.hands]
+        new.draw = self.draw[:]
+        new.discard = self.discard[:]
+        new.tokens = self.tokens[:]
+        if self.scores is not None:
+            new.scores = [row[:] for row in self.scores]
+        return new
+
+    # -- the rules ----------------------------------------------------------------------------
+
+    def legal_spaces(self, card: int) -> list[int]:
+        """A1 (and V1 with Joker): where *card* may go; empty when it burns (A2)."""
+        free = self.free
+        spaces = free[bisect_left(free, card) :]
+        if not spaces and self.joker:
+            return free[:]
+        return spaces
+
+    def card_for(self, space: int) -> int | None:
+        """The least flexible card in hand that reaches *space* (the highest one; with Joker a
+        card that counts as a 1 comes last), or ``None``."""
+        best = None
+        joker_card = None
+        top = self.free[-1] if self.free else 0
+        for card in self.hands[self.seat]:
+            if card <= space:
+                if best is None or card > best:
+                    best = card
+            elif self.joker and card > top:
+                joker_card = card
+        return best if best is not None else joker_card
+
+    def play(self, card: int, space: int | None) -> None:
+        """A1/A2: play *card* from the current hand; a token on *space* unless it burns."""
+        seat = self.seat
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        if space is None:
+            self._end_turn(False)
+            return
+        team = seat % self.teams
+        won = space in self.threats[team]
+        self._place(space, team)
+        if won:
+            self._finish(team, "line", space)
+        elif self.tokens[team] >= TOKENS_PER_TEAM:
+            self._finish(None, "stalemate")
+        elif self.occupied >= SPACES:
+            self._finish(None, "board_full")
+        else:
+            self._end_turn(False)
+
+    def take(self) -> None:
+        """A3: draw the top card (reshuffling the discard pile first if needed, A6)."""
+        self._draw_one(self.hands[self.seat])
+        self._end_turn(False)
+
+    def exchange(self) -> None:
+        """A4: discard the hand of four face down, draw four."""
+        hand = self.hands[self.seat]
+        self.discard.extend(hand)
+        hand.clear()
+        for _i in range(HAND_LIMIT):
+            self._draw_one(hand)
+        self._end_turn(False)
+
+    def _draw_one(self, hand: list[int]) -> None:
+        if not self.draw:
+            pile = self.discard
+            if self.shuffler is not None:
+                order = self.shuffler(pile, self.shuffles)
+            else:
+                order = pile[:]
+                self.rng.shuffle(order)
+            order.reverse()
+            self.draw = order
+            self.discard = []
+            self.shuffles += 1
+        hand.append(self.draw.pop())
+
+    def _place(self, space: int, team: int) -> None:
+        board = self.board
+        board[space] = team
+        self.free.remove(space)
+        self.tokens[team] += 1
+        self.occupied += 1
+        for threats in self.threats:
+            threats.discard(space)
+        code = self.code
+        step = self.tables.step[team]
+        four = self.tables.four[team]
+        scores = self.scores
+        if scores is None:
+            for w in THROUGH[space]:
+                code[w] += step
+                if code[w] == four:
+                    for n in WINDOWS[w]:
+                        if board[n] == FREE:
+                            self.threats[team].add(n)
+            return
+        delta = self.tables.delta[team]
+        for w in THROUGH[space]:
+            before = code[w]
+            after = code[w] = before + step
+            if after == four:
+                for n in WINDOWS[w]:
+                    if board[n] == FREE:
+                        self.threats[team].add(n)
+            for t, d in delta[before]:
+                row = scores[t]
+                for n in WINDOWS[w]:
+                    row[n] += d
+
+    def _finish(self, winner: int | None, reason: str, space: int | None = None) -> None:
+        self.over = True
+        self.winner = winner
+        self.reason = reason
+        if space is not None and winner is not None:
+            self.line = line_through(self.board, space, winner)
+        self.turn += 1
+
+    def _end_turn(self, _placed: bool) -> None:
+        limit = self.turn_limit
+        if limit is not None and self.turn + 1 >= limit:
+            self._finish(None, "turn_limit")
+            return
+        self.turn += 1
+        self.seat = (self.seat + 1) % self.players
+
+    def random_move(self, rng: random.Random) -> None:
+        """Carry out one of the legal actions, each with the same chance (what the ``random``
+        bot does), without listing them: each card's spaces are a slice of the free list."""
+        hand = self.hands[self.seat]
+        free = self.free
+        size = len(free)
+        starts = []
+        count = 0
+        for card in sorted(set(hand)):
+            start = bisect_left(free, card)
+            if start == size and self.joker:
+                start = 0
+            starts.append((card, start))
+            count += size - start or 1
+        index = rng.randrange(count + 1)  # the last one: draw, or exchange a full hand
+        for card, start in starts:
+            width = size - start
+            if index < (width or 1):
+                self.play(card, free[start + index] if width else None)
+                return
+            index -= width or 1
+        if len(hand) < HAND_LIMIT:
+            self.take()
+        else:
+            self.exchange()
+
+    # -- questions ----------------------------------------------------------------------------
+
+    @property
+    def team(self) -> int:
+        """The team to move."""
+        return self.seat % self.teams
+
+    def can_reach(self, space: int) -> bool:
+        return self.card_for(space) is not None
+
+
+class RuleSetKernel(Kernel):
+    """A kernel for games whose rules it does not know: placement and the end of the game are
+    asked of the game's :class:`~cinco.core.rules.RuleSet` (its hooks) on every move, through
+    a :class:`~cinco.core.state.GameState` built for the question. Slow, but exact."""
+
+    __slots__ = ("rules",)
+
+    rules: RuleSet
+
+    @classmethod
+    def with_rules(cls, state: GameState, rules: RuleSet, **kwargs: object) -> RuleSetKernel:
+        kernel = cls.from_state(state, rules=rules, **kwargs)  # type: ignore[arg-type]
+        assert isinstance(kernel, RuleSetKernel)
+        kernel.rules = rules
+        return kernel
+
+    def copy(self) -> RuleSetKernel:
+        new = super().copy()
+        assert isinstance(new, RuleSetKernel)
+        new.rules = self.rules
+        return new
+
+    def to_state(self) -> GameState:
+        """The kernel's state as a reference :class:`GameState` (result left out)."""
+        return GameState(
+            config=self.config,
+            first_seat=self.config.first_seat or 0,
+            board=tuple(self.board),
+            hands=tuple(tuple(h) for h in self.hands),
+            draw_pile=tuple(reversed(self.draw)),
+            discard_pile=tuple(self.discard),
+            tokens=tuple(self.tokens),
+            current_seat=self.seat,
+            turn=self.turn,
+            shuffles=self.shuffles,
+        )
+
+    def legal_spaces(self, card: int) -> list[int]:
+        return list(self.rules.legal_spaces(self.to_state(), self.seat, card))
+
+    def card_for(self, space: int) -> int | None:
+        best: tuple[int, int] | None = None
+        for card in self.hands[self.seat]:
+            spaces = self.legal_spaces(card)
+            if space in spaces and (best is None or (len(spaces), -card) < best):
+                best = (len(spaces), -card)
+        return None if best is None else -best[1]
+
+    def _check_end(self, command: object) -> bool:
+        outcome = self.rules.outcome(self.to_state(), command)  # type: ignore[arg-type]
+        if outcome is None:
+            return False
+        self.over = True
+        self.winner = outcome.winner
+        self.reason = outcome.reason
+        self.line = outcome.line
+        self.turn += 1
+        return True
+
+    def play(self, card: int, space: int | None) -> None:
+        from cinco.core.commands import PlayCard
+
+        seat = self.seat
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        if space is not None:
+            self._place(space, seat % self.teams)
+        if not self._check_end(PlayCard(seat, card, space)):
+            self._advance()
+
+    def take(self) -> None:
+        from cinco.core.commands import Draw
+
+        self._draw_one(self.hands[self.seat])
+        if not self._check_end(Draw(self.seat)):
+            self._advance()
+
+    def exchange(self) -> None:
+        from cinco.core.commands import Exchange
+
+        hand = self.hands[self.seat]
+        self.discard.extend(hand)
+        hand.clear()
+        for _i in range(HAND_LIMIT):
+            self._draw_one(hand)
+        if not self._check_end(Exchange(self.seat)):
+            self._advance()
+
+    def _advance(self) -> None:
+        self.turn += 1
+        self.seat = (self.seat + 1) % self.players
+
+
+def make_kernel(
+    state: GameState,
+    rules: RuleSet | None,
+    *,
+    hidden: Iterable[int] = (),
+    rng: random.Random | None = None,
+    shuffler: Shuffler | None = None,
+) -> Kernel:
+    """The fastest kernel that plays *rules* exactly, holding *state*."""
+    if rules is None or supports(rules):
+        return Kernel.from_state(state, hidden=hidden, rules=rules, rng=rng, shuffler=shuffler)
+    return RuleSetKernel.with_rules(state, rules, hidden=hidden, rng=rng, shuffler=shuffler)
+
+
+__all__ = [
+    "BASE",
+    "BLOCK",
+    "OWN",
+    "THROUGH",
+    "WINDOWS",
+    "Kernel",
+    "RuleSetKernel",
+    "Shuffler",
+    "make_kernel",
+    "reference_shuffler",
+    "supports",
+    "tables",
+    "uses_joker",
+    "window_value",
+]

@@ -1,0 +1,138 @@
+"""The Kivy app, driven by simulated touches under a virtual display (Xvfb).
+
+Kivy allows one window per process, so each scenario of ``kivy_scenarios.py`` runs in a
+process of its own; this module starts Xvfb once when there is no display, and skips with the
+reason when Xvfb or Kivy is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.kivy
+
+SCENARIOS = Path(__file__).with_name("kivy_scenarios.py")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def display() -> Iterator[str]:
+    """A display for Kivy: the current one, or a private Xvfb started for these tests."""
+    pytest.importorskip("kivy", reason="the Kivy app needs Kivy: pip install 'cinco[kivy]'")
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+        return
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        pytest.skip("no display and Xvfb is not installed (apt-get install xvfb)")
+    read, write = os.pipe()
+    process = subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-screen", "0", "1280x1280x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        process.kill()
+        pytest.skip("Xvfb did not start")
+    try:
+        yield f":{number}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def run(scenario: str, display: str, data: Path, shots: Path | None = None) -> None:
+    env = {
+        **os.environ,
+        "DISPLAY": display,
+        "CINCO_DATA_DIR": str(data),
+        "KIVY_HOME": str(data / "kivy-home"),
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1",
+    }
+    command = [sys.executable, str(SCENARIOS), scenario]
+    if shots is not None:
+        command.append(str(shots))
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert result.returncode == 0, f"{scenario} failed:\n{result.stdout}\n{result.stderr}"
+    assert f"{scenario} OK" in result.stdout
+
+
+def test_complete_game_by_touch(display: str, tmp_path: Path) -> None:
+    """A person plays a whole game against the greedy bot by tapping cards, spaces and
+    buttons; lit spaces and disabled buttons match the engine (A1–A5) after every move; the
+    autosave replays to the final state; Rematch starts a new game at the same table."""
+    run("full_game", display, tmp_path)
+
+
+def test_privacy_screen_between_people(display: str, tmp_path: Path) -> None:
+    """S2: between two people the privacy screen comes first and no hand is on screen."""
+    run("hot_seat", display, tmp_path)
+
+
+def test_undo_against_a_bot(display: str, tmp_path: Path) -> None:
+    run("undo", display, tmp_path)
+
+
+def test_resume_after_a_killed_app(display: str, tmp_path: Path) -> None:
+    """The app dies mid-game; started again, Continue brings the game back and goes on."""
+    run("resume_start", display, tmp_path)
+    run("resume_continue", display, tmp_path)
+
+
+def test_start_screen_sets_up_a_game(display: str, tmp_path: Path) -> None:
+    """Six players as 3×2 with Joker (V1, V2), names and bots, all chosen by touch."""
+    run("start_screen", display, tmp_path)
+
+
+def test_replay_steps_through_a_game(display: str, tmp_path: Path) -> None:
+    run("replay", display, tmp_path)
+
+
+def test_screenshot_option_writes_a_png(display: str, tmp_path: Path) -> None:
+    """``cinco --frontend kivy --screenshot FILE`` renders the configured game and exits."""
+    target = tmp_path / "shot.png"
+    env = {
+        **os.environ,
+        "DISPLAY": display,
+        "CINCO_DATA_DIR": str(tmp_path),
+        "KIVY_HOME": str(tmp_path / "kivy-home"),
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from cinco.frontends.main import main; main()",
+            "--frontend",
+            "kivy",
+            "--players",
+            "2",
+            "--bot",
+            "2=greedy",
+            "--seed",
+            "5",
+            "--screenshot",
+            str(target),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    data = target.read_bytes()
+    assert data.startswith(b"\x89PNG"), "a PNG was written"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (1280, 800)

@@ -1,0 +1,368 @@
+"""The terminal game plays complete games from typed input (click's CliRunner).
+
+Each game is first played through the engine by a seeded policy (tests/terminal_script.py); the
+same keys typed into ``cinco`` must give the very same record, move for move.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from terminal_script import play_script
+
+from cinco.core.events import CardDrawn, CardPlayed, GameEnded, HandDiscarded, TurnEnded
+from cinco.core.record import load_record
+from cinco.core.state import fold
+from cinco.frontends.main import main
+from cinco.frontends.options import PlayOptions
+
+
+def run(args: list[str], text: str, data: Path) -> Result:
+    return CliRunner().invoke(main, args, input=text, env={"CINCO_DATA_DIR": str(data)})
+
+
+def dicts(events: list) -> list[dict]:  # type: ignore[type-arg]
+    return [event.to_dict() for event in events]
+
+
+CONFIGURATIONS = [
+    # (players, layout, variants, bots by seat index)
+    pytest.param(2, None, (), {1: "greedy"}, id="2p"),
+    pytest.param(3, None, (), {1: "greedy", 2: "random"}, id="3p"),
+    pytest.param(4, None, (), {1: "greedy", 2: "random", 3: "greedy"}, id="4p"),
+    pytest.param(6, "2x3", (), {s: "greedy" for s in range(1, 6)}, id="6p-2x3"),
+    pytest.param(6, "3x2", (), {s: "greedy" for s in range(1, 6)}, id="6p-3x2"),
+    pytest.param(2, None, ("joker",), {1: "greedy"}, id="2p-joker"),
+    pytest.param(3, None, ("joker",), {1: "random", 2: "greedy"}, id="3p-joker"),
+]
+
+
+def cli_args(
+    players: int,
+    layout: str | None,
+    variants: tuple[str, ...],
+    bots: dict[int, str],
+    seed: int,
+    record: Path,
+) -> list[str]:
+    args = ["--players", str(players), "--seed", str(seed), "--delay", "0", "--record", str(record)]
+    if layout:
+        args += ["--layout", layout]
+    for variant in variants:
+        args += ["--variant", variant]
+    for seat, bot in bots.items():
+        args += ["--bot", f"{seat + 1}={bot}"]
+    return args
+
+
+def options_for(
+    players: int, layout: str | None, variants: tuple[str, ...], bots: dict[int, str], seed: int
+) -> PlayOptions:
+    return PlayOptions(
+        players=players,
+        layout=layout,
+        variants=variants,
+        bots={seat: (bot, None) for seat, bot in bots.items()},
+        seed=seed,
+    )
+
+
+@pytest.mark.parametrize(("players", "layout", "variants", "bots"), CONFIGURATIONS)
+def test_complete_game_against_bots(
+    players: int,
+    layout: str | None,
+    variants: tuple[str, ...],
+    bots: dict[int, str],
+    tmp_path: Path,
+) -> None:
+    """A person plays a whole game against bots; the record is the engine's game exactly,
+    refused input (with the engine's reasons) changed nothing, and the end is announced."""
+    seed = 11 + players
+    script, game = play_script(
+        options_for(players, layout, variants, bots, seed), policy_seed=players
+    )
+    assert game.is_over
+    record = tmp_path / "game.jsonl"
+    result = run(cli_args(players, layout, variants, bots, seed, record), script.text, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert dicts(load_record(record).events) == dicts(script.events)
+    assert f"The game is recorded in {record}" in result.output
+    end = game.state.result
+    assert isinstance(end, GameEnded)
+    if end.winner is not None:
+        assert "with the line" in result.output
+    else:
+        assert "A draw" in result.output
+    if "fish" in script.lines:
+        assert "“fish” is not a move" in result.output
+    if "91 91" in script.lines:
+        assert "You have no 91" in result.output
+
+
+def test_moves_in_words(tmp_path: Path) -> None:
+    """The log tells moves in words: plays, exchanges, draws (your own card only)."""
+    options = options_for(2, None, (), {1: "greedy"}, 5)
+    script, game = play_script(options, policy_seed=3, random_share=0.6)
+    result = run(
+        cli_args(2, None, (), {1: "greedy"}, 5, tmp_path / "g.jsonl"), script.text, tmp_path
+    )
+    assert result.exit_code == 0, result.output
+    for event, nxt in zip(game.events, list(game.events)[1:], strict=False):
+        if isinstance(nxt, TurnEnded | GameEnded) and nxt.seat == 1 and nxt.action == "play":
+            assert re.search(
+                r"Greedy 2 played \d+ and placed on \d+|Greedy 2's \d+ burned", result.output
+            )
+        if (
+            isinstance(event, CardDrawn)
+            and event.seat == 0
+            and isinstance(nxt, TurnEnded)
+            and nxt.action == "draw"
+        ):
+            assert f"You drew {event.card}" in result.output
+
+
+def test_hot_seat_privacy(tmp_path: Path) -> None:
+    """S2: with two people at one screen, each screen between two "Pass to" pauses shows
+    only the hand of the person to move, as the referee holds it, and nobody else's."""
+    bots = {2: "greedy", 3: "greedy"}
+    options = options_for(4, None, (), bots, 21)
+    script, game = play_script(options, policy_seed=8)
+    assert game.is_over
+    record = tmp_path / "g.jsonl"
+    result = run(cli_args(4, None, (), bots, 21, record), script.text, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert dicts(load_record(record).events) == dicts(script.events)
+    names = {0: "Ann", 1: "Bob"}
+    parts = re.split(r"Pass to (Ann|Bob) — press Enter", result.output)
+    screens = list(zip(parts[1::2], parts[2::2], strict=True))
+    assert len(screens) == len(script.hands)
+    for (name, screen), (seat, hand) in zip(screens, script.hands, strict=True):
+        assert name == names[seat]
+        other = names[1 - seat]
+        assert f"{other}'s hand" not in screen
+        shown = [line for line in screen.splitlines() if line.startswith(f"{name}'s hand")]
+        assert shown, screen
+        assert tuple(int(n) for n in re.findall(r"\d+", shown[0])) == hand
+        for line in screen.splitlines():
+            if "You drew" in line or "You exchanged" in line:
+                assert other not in line
+
+
+def test_undo_goes_back_to_the_previous_turn(tmp_path: Path) -> None:
+    """``u`` takes back the person's last move and the bots' answers; the record follows."""
+    options = options_for(2, None, (), {1: "greedy"}, 9)
+    first, _game = play_script(options, policy_seed=1, moves=2)
+    again, game = play_script(options, policy_seed=2, moves=1)
+    # Two moves, undo (back to the start of move 2), undo again (back to move 1), replay one
+    # different move, then quit.
+    text = "u\n" + first.text + "u\nu\n" + again.text + "q\n"
+    record = tmp_path / "g.jsonl"
+    result = run(cli_args(2, None, (), {1: "greedy"}, 9, record), text, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "There is nothing to undo yet." in result.output
+    assert result.output.count("Undone: it is your turn again.") == 2
+    assert dicts(load_record(record).events) == dicts(list(game.events))
+    assert f"Game saved in {record}" in result.output
+
+
+def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
+    """``q`` saves; ``--resume`` continues the same game to the end."""
+    options = options_for(3, None, (), {1: "greedy", 2: "greedy"}, 4)
+    whole, game = play_script(options, policy_seed=5)
+    part, _g = play_script(options, policy_seed=5, moves=3)
+    record = tmp_path / "g.jsonl"
+    result = run(
+        cli_args(3, None, (), {1: "greedy", 2: "greedy"}, 4, record), part.text + "q\n", tmp_path
+    )
+    assert result.exit_code == 0, result.output
+    assert f"cinco --resume {record}" in result.output
+    rest = whole.lines[len(part.lines) :]
+    result = run(["--resume", str(record), "--delay", "0"], "\n".join(rest) + "\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert dicts(load_record(record).events) == dicts(list(game.events))
+
+
+def test_resume_after_a_killed_process(tmp_path: Path) -> None:
+    """A process killed while writing leaves a cut-off last line and maybe half a turn; the
+    game resumes from the last whole turn and finishes as the engine would."""
+    from cinco.core.game import Game
+
+    options = options_for(2, None, (), {1: "greedy"}, 17)
+    part, _g = play_script(options, policy_seed=6, moves=4)
+    record = tmp_path / "g.jsonl"
+    result = run(cli_args(2, None, (), {1: "greedy"}, 17, record), part.text, tmp_path)
+    assert result.exit_code == 0  # the input ended: saved
+    lines = record.read_text().splitlines(keepends=True)
+    # Kill mid-turn: keep a partial turn and cut the line after it in half.
+    cut = next(i for i in range(len(lines) - 1, 0, -1) if '"turn_ended"' in lines[i])
+    damaged = "".join(lines[:cut]) + lines[cut][: len(lines[cut]) // 2]
+    record.write_text(damaged)
+    loaded = load_record(record)
+    assert loaded.truncated
+    events = [e for e in loaded.events]
+    whole = events[
+        : max(i for i, e in enumerate(events) if isinstance(e, TurnEnded | GameEnded)) + 1
+    ]
+    resumed = Game.from_events(whole)
+    rest, game = play_script(options, policy_seed=7, game=resumed, owner=0)
+    result = run(["--resume", str(record), "--delay", "0"], rest.text, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "cut short" in result.output
+    assert "was not finished" in result.output
+    final = load_record(record)
+    assert not final.truncated
+    assert dicts(final.events) == dicts(list(game.events))
+    assert fold(final.events).is_over
+
+
+def test_ctrl_c_saves_and_exits_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cinco.frontends.terminal import screen
+
+    calls = {"n": 0}
+    real = screen.Screen.ask
+
+    def ask(self: screen.Screen, prompt: str) -> str:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(self, prompt)
+
+    monkeypatch.setattr(screen.Screen, "ask", ask)
+    record = tmp_path / "g.jsonl"
+    result = run(cli_args(2, None, (), {1: "greedy"}, 3, record), "x\nx\nx\n", tmp_path)
+    assert result.exit_code == 130
+    assert "Traceback" not in result.output
+    assert f"Game saved in {record}" in result.output
+    events = load_record(record).events
+    mine = [e for e in events if isinstance(e, TurnEnded) and e.seat == 0]
+    assert [e.action for e in mine] == ["exchange", "exchange"]  # the third ask was Ctrl-C
+    assert not fold(events).is_over
+
+
+def test_records_go_to_the_data_directory(tmp_path: Path) -> None:
+    """With no --record the game is written under $CINCO_DATA_DIR/games and named at the end."""
+    result = run(["--players", "2", "--bot", "2=greedy", "--delay", "0"], "q\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    files = list((tmp_path / "games").glob("*.jsonl"))
+    assert len(files) == 1
+    assert str(files[0]) in result.output
+    assert fold(load_record(files[0]).events).config.seats[1].bot == "greedy"
+
+
+def test_quick_game_with_no_options(tmp_path: Path) -> None:
+    """``cinco`` alone: Enter at the first question starts one person against greedy."""
+    result = run(["--delay", "0"], "\nq\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "Ann's hand" in result.output
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    seats = fold(load_record(path).events).config.seats
+    assert [(s.name, s.bot) for s in seats] == [("Ann", None), ("Greedy 2", "greedy")]
+
+
+def test_setup_questions(tmp_path: Path) -> None:
+    """The setup asks players, seats (people or bots) and the Joker; bad answers re-ask."""
+    answers = ["s", "5", "3", "Zoe", "random", "nobot:x", "y", "q"]
+    result = run(["--delay", "0"], "\n".join(answers) + "\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "Please answer one of: 2, 3, 4, 6." in result.output
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    config = fold(load_record(path).events).config
+    assert config.players == 3
+    assert [(s.name, s.bot) for s in config.seats] == [
+        ("Zoe", None),
+        ("Random 2", "random"),
+        ("nobot:x", None),
+    ]
+    assert config.variants == ("joker",)
+
+
+def test_hint_then_enter_plays_it(tmp_path: Path) -> None:
+    """``h`` names a move with a reason; Enter plays exactly that move."""
+    record = tmp_path / "g.jsonl"
+    result = run(cli_args(2, None, (), {1: "greedy"}, 2, record), "h\n\nq\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    match = re.search(
+        r"Hint \((\w+)\): (.+?) — (.+?)\. Enter plays it \(([^)]*)\)",
+        " ".join(result.output.split()),
+    )
+    assert match, result.output
+    keys = match.group(4).split()
+    events = load_record(record).events
+    start = fold(events[:1]).first_seat
+    first = [e for e in events[10:] if getattr(e, "seat", None) == 0]
+    if start != 0:  # greedy moved first: Ann's move comes after its turn
+        assert any(isinstance(e, TurnEnded) and e.seat == 1 for e in events)
+    mine = first[0]
+    if keys == ["d"]:
+        assert isinstance(mine, CardDrawn)
+    elif keys == ["x"]:
+        assert isinstance(mine, HandDiscarded)
+    else:
+        assert isinstance(mine, CardPlayed)
+        assert (mine.card, mine.space) == (int(keys[0]), int(keys[1]) if len(keys) > 1 else None)
+
+
+def test_bad_options_are_clear(tmp_path: Path) -> None:
+    result = run(["--players", "2", "--bot", "3=greedy"], "", tmp_path)
+    assert result.exit_code != 0
+    assert "no seat 3" in result.output
+    result = run(["--resume", str(tmp_path / "missing.jsonl")], "", tmp_path)
+    assert result.exit_code != 0
+    assert "no such file" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_show_where_a_card_may_go(tmp_path: Path) -> None:
+    """``N?`` marks the legal spaces of card N on the board (from the game's legal actions)."""
+    from cinco.core.game import Game
+    from cinco.core.registry import default_registry
+
+    options = options_for(2, None, (), {1: "greedy"}, 2)
+    game = Game.new(options.config(default_registry(), 2))
+    game.play_bots()
+    card = game.state.hand(0)[-1]
+    spaces = game.legal_actions(0).spaces_for(card)
+    result = run(
+        cli_args(2, None, (), {1: "greedy"}, 2, tmp_path / "g.jsonl"), f"{card}?\nq\n", tmp_path
+    )
+    assert result.exit_code == 0, result.output
+    assert f"Your {card} may go on the {len(spaces)} marked spaces." in result.output
+    board = result.output.split(f"{card}?")[1]
+    marked = {int(n) for n in re.findall(r"(\d+)\*", board)}
+    assert marked == set(spaces)
+
+
+def test_a_bug_still_saves_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cinco.core.game import Game
+
+    def broken(self: Game) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Game, "play_bot_turn", broken)
+    record = tmp_path / "g.jsonl"
+    result = run(cli_args(2, None, (), {1: "greedy"}, 2, record), "x\nx\n", tmp_path)
+    assert result.exit_code == 1
+    assert "Something went wrong (RuntimeError: boom)" in result.output
+    assert f"Game saved in {record}" in result.output
+    assert load_record(record).events
+
+
+def test_resume_a_record_cut_inside_the_deal(tmp_path: Path) -> None:
+    """Killed while dealing: the deal comes from the seed, so resuming deals the same cards."""
+    options = options_for(2, None, (), {1: "greedy"}, 31)
+    record = tmp_path / "g.jsonl"
+    result = run(cli_args(2, None, (), {1: "greedy"}, 31, record), "q\n", tmp_path)
+    assert result.exit_code == 0
+    complete = load_record(record).events
+    lines = record.read_text().splitlines(keepends=True)
+    record.write_text("".join(lines[:5]))  # header, game_started, shuffle, two cards
+    script, _game = play_script(options, policy_seed=4)
+    result = run(["--resume", str(record), "--delay", "0"], script.text, tmp_path)
+    assert result.exit_code == 0, result.output
+    final = load_record(record).events
+    assert dicts(final[: len(complete)]) == dicts(complete[: len(final)])
+    assert dicts(final) == dicts(script.events)
