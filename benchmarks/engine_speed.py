@@ -62,13 +62,14 @@ def bare_game(seed: int) -> int:
         can_exchange = len(hand) == 4
         pick = rng.randrange(count + can_draw + can_exchange)
         if pick < count:
-            for card, free in options:
+            chosen, free = options[0]
+            for chosen, free in options:  # noqa: B007 - the loop stops at the pick
                 width = len(free) or 1
                 if pick < width:
                     break
                 pick -= width
-            hand.remove(card)
-            discard.append(card)
+            hand.remove(chosen)
+            discard.append(chosen)
             if free:
                 space = free[pick]
                 board[space] = seat
@@ -129,10 +130,14 @@ def main() -> None:
     bare_turns, bare_seconds = bare_games(args.games)
     engine_rate = engine_turns / engine_seconds
     bare_rate = bare_turns / bare_seconds
-    print(f"engine: {args.games} games, {engine_turns} actions in {engine_seconds:.2f} s: "
-          f"{engine_rate:,.0f} actions/s")
-    print(f"bare:   {args.games} games, {bare_turns} actions in {bare_seconds:.2f} s: "
-          f"{bare_rate:,.0f} actions/s")
+    print(
+        f"engine: {args.games} games, {engine_turns} actions in {engine_seconds:.2f} s: "
+        f"{engine_rate:,.0f} actions/s"
+    )
+    print(
+        f"bare:   {args.games} games, {bare_turns} actions in {bare_seconds:.2f} s: "
+        f"{bare_rate:,.0f} actions/s"
+    )
     ratio = engine_rate / bare_rate
     verdict = "meets" if ratio >= 1 / 3 else "MISSES"
     print(f"ratio engine/bare: {ratio:.2f} ({verdict} the goal of at least 0.33)")
@@ -147,9 +152,11 @@ def main() -> None:
         fold(record.events)
         folded = time.perf_counter() - started
         size = path.stat().st_size / 1e6
-        print(f"replay: {events} events ({size:.1f} MB, {args.long_turns} turns): "
-              f"load+check {loaded:.2f} s ({events / loaded:,.0f} events/s), "
-              f"fold {folded:.2f} s ({events / folded:,.0f} events/s)")
+        print(
+            f"replay: {events} events ({size:.1f} MB, {args.long_turns} turns): "
+            f"load+check {loaded:.2f} s ({events / loaded:,.0f} events/s), "
+            f"fold {folded:.2f} s ({events / folded:,.0f} events/s)"
+        )
 
 
 if __name__ == "__main__":

@@ -131,9 +131,13 @@ def _check_rules(record: Record, registry: Registry) -> None:
     started = record.events[0]
     assert isinstance(started, GameStarted)
     try:
-        rules = registry.rules_for(started.config)
+        rules = registry.rules_for(started.config, shared=True)
     except ConfigError as exc:
-        raise RecordError(str(exc), 2) from None
+        # Its variant is not installed here: the record can still be read and shown.
+        record.warnings.append(
+            _("{error} Its turns were not checked against the rules.").format(error=exc)
+        )
+        return
     setup = 2 + HAND_LIMIT * started.config.players
     if len(record.events) <= setup:
         return

@@ -328,7 +328,7 @@ def project(state: GameState, viewer: int | None, config: GameConfig) -> GameSta
     if not set(state.discard_from) <= {PUBLIC, viewer}:
         discard = tuple(
             [
-                card if source == PUBLIC or source == viewer else UNKNOWN
+                card if source in (PUBLIC, viewer) else UNKNOWN
                 for card, source in zip(discard, state.discard_from, strict=True)
             ]
         )

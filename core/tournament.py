@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -195,6 +196,11 @@ def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...
     )
 
 
+def _worker_start() -> None:
+    """Workers leave Ctrl-C to the main process, which stops the tournament."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _play_job(job: tuple[ArenaSpec, int, int, tuple[int, ...]]) -> GameResult:
     return play_one(*job)
 
@@ -219,13 +225,19 @@ def run(
             if on_result is not None:
                 on_result(result)
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)), initializer=_worker_start)
+        try:
             futures = [pool.submit(_play_job, job) for job in work]
             for future in as_completed(futures):
                 result = future.result()
                 results.append(result)
                 if on_result is not None:
                     on_result(result)
+        except BaseException:
+            # Interrupted (Ctrl-C) or a game failed: drop the games not started yet.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     results.sort(key=lambda r: r.index)
     return Report.of(spec, teams, results, time.perf_counter() - started)
 

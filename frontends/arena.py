@@ -22,6 +22,7 @@ from cinco.core.tournament import (
     parse_entrants,
     run,
 )
+from cinco.frontends.options import batch_options, check_layout
 
 
 @click.command()
@@ -34,29 +35,8 @@ from cinco.core.tournament import (
         "ismcts:hard,greedy. Each plays for whole teams."
     ),
 )
-@click.option(
-    "--players",
-    "-p",
-    type=click.Choice(["2", "3", "4", "6"]),
-    default="2",
-    show_default=True,
-    help=_("Number of players."),
-)
-@click.option("--layout", type=click.Choice(["2x3", "3x2"]), help=_("Six-player layout."))
-@click.option(
-    "--variant",
-    "variants",
-    multiple=True,
-    metavar="NAME",
-    help=_("Play a variant, for example joker (repeatable)."),
-)
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help=_("How many games."),
+@batch_options(
+    records_help=_("Save every game's record into this folder."), turn_limit=DEFAULT_TURN_LIMIT
 )
 @click.option(
     "--budget",
@@ -84,18 +64,6 @@ from cinco.core.tournament import (
     default=None,
     help=_("Games played at once in worker processes [default: one per core]."),
 )
-@click.option(
-    "--turn-limit",
-    type=click.IntRange(min=1),
-    default=DEFAULT_TURN_LIMIT,
-    show_default=True,
-    help=_("End a game in a draw after this many turns (E4)."),
-)
-@click.option(
-    "--records",
-    type=click.Path(file_okay=False, path_type=Path),
-    help=_("Save every game's record into this folder."),
-)
 @click.option("--json", "as_json", is_flag=True, help=_("Print the report as JSON."))
 @click.option(
     "--csv",
@@ -122,8 +90,7 @@ def arena(
     """Let bots play each other and report win rates (95% intervals), draws, Elo ratings,
     game length and the first seat's advantage. Seats are rotated fairly: each deal is played
     once under every seating of the bots."""
-    if layout is not None and players != "6":
-        raise click.BadParameter(_("--layout is for six players."), param_hint="--layout")
+    check_layout(players, layout)
     if budget is not None and iterations is not None:
         raise click.BadParameter(
             _("Give --budget or --iterations, not both."), param_hint="--budget"

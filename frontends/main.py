@@ -10,16 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import click
-from cinco.core.errors import CincoError, RecordError
-from cinco.core.i18n import _
-from cinco.core.registry import default_registry
 from rich.console import Console
 
 from cinco import __version__
+from cinco.core.errors import CincoError, RecordError
+from cinco.core.i18n import _
+from cinco.core.registry import default_registry
+from cinco.core.simulation import DEFAULT_TURN_LIMIT
 
 from .arena import arena
 from .board_view import board_json, render_board
-from .options import PlayOptions, options_from, play_options
+from .options import PlayOptions, batch_options, check_layout, options_from, play_options
 from .plugins_cmd import plugins
 
 FRONTENDS = ("cli", "kivy")
@@ -79,22 +80,6 @@ def board(as_json: bool) -> None:
 
 @main.command()
 @click.option(
-    "--players",
-    "-p",
-    type=click.Choice(["2", "3", "4", "6"]),
-    default="2",
-    show_default=True,
-    help=_("Number of players."),
-)
-@click.option("--layout", type=click.Choice(["2x3", "3x2"]), help=_("Six-player layout."))
-@click.option(
-    "--variant",
-    "variants",
-    multiple=True,
-    metavar="NAME",
-    help=_("Play a variant, for example joker (repeatable)."),
-)
-@click.option(
     "--bots",
     required=True,
     metavar="NAME[,NAME...]",
@@ -103,13 +88,8 @@ def board(as_json: bool) -> None:
         "seat 2 greedy, and so on round the table."
     ),
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help=_("How many games."),
+@batch_options(
+    records_help=_("Write each game's record into this folder."), turn_limit=DEFAULT_TURN_LIMIT
 )
 @click.option(
     "--seed",
@@ -117,18 +97,6 @@ def board(as_json: bool) -> None:
     default=0,
     show_default=True,
     help=_("Seed of the first game; game k uses seed + k."),
-)
-@click.option(
-    "--turn-limit",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help=_("End a game in a draw after this many turns (E4)."),
-)
-@click.option(
-    "--records",
-    type=click.Path(file_okay=False, path_type=Path),
-    help=_("Write each game's record into this folder."),
 )
 @click.option("--json", "as_json", is_flag=True, help=_("Print the summary as JSON."))
 def simulate(
@@ -148,8 +116,7 @@ def simulate(
     names = [name.strip() for name in bots.split(",") if name.strip()]
     if not names:
         raise click.BadParameter(_("Name at least one bot."), param_hint="--bots")
-    if layout is not None and players != "6":
-        raise click.BadParameter(_("--layout is for six players."), param_hint="--layout")
+    check_layout(players, layout)
     try:
         summary = run(
             default_registry(),

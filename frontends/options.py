@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
+from click.decorators import FC
 
 from cinco.core.config import DEFAULT_NAMES, GameConfig, Seat
 from cinco.core.errors import ConfigError
@@ -111,7 +113,7 @@ class PlayOptions:
         return config
 
 
-def play_options(function: click.decorators.FC) -> click.decorators.FC:
+def play_options(function: FC) -> FC:
     """The options that set up a game, for any command or frontend that starts one."""
     decorators = [
         click.option(
@@ -195,3 +197,59 @@ def options_from(values: dict[str, object]) -> PlayOptions:
         delay=float(values.get("delay") or 0.0),  # type: ignore[arg-type]
         screenshot=values.get("screenshot"),  # type: ignore[arg-type]
     )
+
+
+def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
+    """The table and batch options of the bot-only commands (``simulate``, ``arena``):
+    ``--players``, ``--layout``, ``--variant``, ``--games``, ``--turn-limit``, ``--records``."""
+    decorators = [
+        click.option(
+            "--players",
+            "-p",
+            type=click.Choice(["2", "3", "4", "6"]),
+            default="2",
+            show_default=True,
+            help=_("Number of players."),
+        ),
+        click.option("--layout", type=click.Choice(["2x3", "3x2"]), help=_("Six-player layout.")),
+        click.option(
+            "--variant",
+            "variants",
+            multiple=True,
+            metavar="NAME",
+            help=_("Play a variant, for example joker (repeatable)."),
+        ),
+        click.option(
+            "--games",
+            "-n",
+            type=click.IntRange(min=1),
+            default=100,
+            show_default=True,
+            help=_("How many games."),
+        ),
+        click.option(
+            "--turn-limit",
+            type=click.IntRange(min=1),
+            default=turn_limit,
+            show_default=True,
+            help=_("End a game in a draw after this many turns (E4)."),
+        ),
+        click.option(
+            "--records",
+            type=click.Path(file_okay=False, path_type=Path),
+            help=records_help,
+        ),
+    ]
+
+    def decorate(function: FC) -> FC:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return decorate
+
+
+def check_layout(players: str, layout: str | None) -> None:
+    """``--layout`` only makes sense for six players."""
+    if layout is not None and players != "6":
+        raise click.BadParameter(_("--layout is for six players."), param_hint="--layout")

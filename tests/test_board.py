@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from positions import config_for
+
 from cinco.core import board
 from cinco.core.board import (
     AXES,
@@ -26,7 +28,6 @@ from cinco.core.board import (
 )
 from cinco.core.rules import setup_events
 from cinco.core.state import FREE, TOKENS_PER_TEAM
-from positions import config_for
 
 Coord = tuple[int, int]
 

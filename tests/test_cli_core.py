@@ -6,10 +6,11 @@ import json
 import re
 
 import pytest
+from click.testing import CliRunner
+
 from cinco.core.board import COORDINATES
 from cinco.core.record import load_record
 from cinco.frontends.main import main
-from click.testing import CliRunner
 
 
 def invoke(*args: str):

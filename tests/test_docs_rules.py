@@ -14,5 +14,5 @@ def test_docs_rules_page_is_the_text_cinco_rules_prints() -> None:
     assert page.strip() == rules_markdown().strip(), (
         "docs/rules.md is stale: regenerate it with\n"
         "python -c 'from cinco.frontends.terminal.rules_text import rules_markdown as r; "
-        'print(r())\' > docs/rules.md'
+        "print(r())' > docs/rules.md"
     )

@@ -7,11 +7,11 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-import cinco.core
-import cinco.plugins
 import pytest
 
 import cinco
+import cinco.core
+import cinco.plugins
 
 
 def modules() -> list[str]:

@@ -7,6 +7,8 @@ import json
 import random
 
 import pytest
+from positions import config_for, opening_events, registry_with_bots
+
 from cinco.core.commands import Draw, Exchange, PlayCard, command_from_dict
 from cinco.core.errors import (
     CannotPlace,
@@ -38,7 +40,6 @@ from cinco.core.events import (
 )
 from cinco.core.game import Game
 from cinco.core.state import evolve, fold
-from positions import config_for, opening_events, registry_with_bots
 
 
 def game_from(hands, players=2, **kwargs) -> Game:

@@ -33,9 +33,10 @@ def test_random_bot_is_uniform_over_legal_actions():
     over many picks every action of a fixed position comes up, none dominates)."""
     from collections import Counter
 
+    from positions import config_for
+
     from cinco.core.game import Game
     from cinco.plugins.bots.random_bot import RandomBot
-    from positions import config_for
 
     game = Game.new(config_for(2, seed=4))
     legal = game.legal_actions()

@@ -7,6 +7,10 @@ import json
 import random
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from positions import config_for
+
 from cinco.core.events import (
     REFEREE,
     SPECTATOR,
@@ -18,9 +22,6 @@ from cinco.core.events import (
 )
 from cinco.core.game import Game
 from cinco.core.state import UNKNOWN, fold
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from positions import config_for
 
 #: (players, teams) of every layout, each with and without Joker.
 CONFIGS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3)]

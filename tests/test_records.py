@@ -9,6 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from positions import config_for
+
 from cinco.core.commands import Exchange
 from cinco.core.config import Seat
 from cinco.core.errors import RecordError
@@ -19,8 +22,6 @@ from cinco.core.registry import default_registry
 from cinco.core.state import fold
 from cinco.frontends.main import main
 from cinco.plugins.record_writer import RecordWriter
-from click.testing import CliRunner
-from positions import config_for
 
 
 def finished_game(path: Path, players: int = 2, seed: int = 5, **kwargs) -> Game:

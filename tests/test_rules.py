@@ -11,6 +11,18 @@ import random
 from dataclasses import replace
 
 import pytest
+from positions import (
+    card_count,
+    config_for,
+    opening_events,
+    place,
+    position,
+    registry_with_bots,
+    rules_of,
+    run,
+    with_piles,
+)
+
 from cinco.core.board import COORDINATES, SPACES, is_straight_line
 from cinco.core.commands import Draw, Exchange, PlayCard
 from cinco.core.config import GameConfig, Seat
@@ -36,17 +48,6 @@ from cinco.core.game import Game
 from cinco.core.registry import default_registry
 from cinco.core.rules import decide, first_seat, legal_actions, reshuffle_order, setup_events
 from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, fold
-from positions import (
-    card_count,
-    config_for,
-    opening_events,
-    place,
-    position,
-    registry_with_bots,
-    rules_of,
-    run,
-    with_piles,
-)
 
 
 def colour_class(space: int) -> int:

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from cinco.core.board import SPACES
 from cinco.core.commands import Command, Draw, Exchange
 from cinco.core.config import Seat

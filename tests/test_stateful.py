@@ -6,16 +6,17 @@ the state, not any view. Legal ones keep every invariant.
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from positions import config_for
+
 from cinco.core.board import SPACES
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.errors import GameOver, IllegalCommand, NotYourTurn
 from cinco.core.events import TurnEnded
 from cinco.core.game import Game
 from cinco.core.state import HAND_LIMIT, TOKENS_PER_TEAM, fold
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from positions import config_for
 
 LAYOUTS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3)]
 

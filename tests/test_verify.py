@@ -130,3 +130,24 @@ def test_joker_records_are_checked_with_joker_rules(tmp_path):
     assert load_record(path).events == list(game.events)
     config = game.config
     assert isinstance(config, GameConfig) and config.variants == ("joker",)
+
+
+def test_a_record_whose_variant_is_not_installed_loads_unchecked_with_a_warning(tmp_path):
+    from cinco import Registry, Variant, hookimpl
+
+    class Plain:
+        """A variant with no rule hooks of its own: plays like the standard game."""
+
+    class Plugin:
+        @hookimpl
+        def cinco_register_variants(self) -> list[Variant]:
+            return [Variant("elsewhere", "only installed elsewhere", rules=Plain())]
+
+    registry = Registry(entry_points=False, plugins=[Plugin()])
+    seats = [Seat("a", bot="greedy"), Seat("b", bot="random")]
+    config = registry.configure(2, seats=seats, seed=2, variants=("elsewhere",), turn_limit=50)
+    game = Game.new(config, registry=registry)
+    game.play_bots()
+    record = load_record(write_record(tmp_path / "v.jsonl", list(game.events)))
+    assert record.events == list(game.events)
+    assert any("elsewhere" in warning for warning in record.warnings)

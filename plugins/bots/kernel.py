@@ -364,25 +364,31 @@ class Kernel:
         seat = self.seat
         self.hands[seat].remove(card)
         self.discard.append(card)
-        if space is None:
-            self._end_turn(False)
+        if space is not None:
+            team = seat % self.teams
+            won = space in self.threats[team]
+            self._place(space, team)
+            if won:
+                self._finish(team, "line", space)
+                return
+            if self.tokens[team] >= TOKENS_PER_TEAM:
+                self._finish(None, "stalemate")
+                return
+            if self.occupied >= SPACES:
+                self._finish(None, "board_full")
+                return
+        # The end of the turn (E4), inline: this is the kernel's hottest path.
+        limit = self.turn_limit
+        if limit is not None and self.turn + 1 >= limit:
+            self._finish(None, "turn_limit")
             return
-        team = seat % self.teams
-        won = space in self.threats[team]
-        self._place(space, team)
-        if won:
-            self._finish(team, "line", space)
-        elif self.tokens[team] >= TOKENS_PER_TEAM:
-            self._finish(None, "stalemate")
-        elif self.occupied >= SPACES:
-            self._finish(None, "board_full")
-        else:
-            self._end_turn(False)
+        self.turn += 1
+        self.seat = (seat + 1) % self.players
 
     def take(self) -> None:
         """A3: draw the top card (reshuffling the discard pile first if needed, A6)."""
         self._draw_one(self.hands[self.seat])
-        self._end_turn(False)
+        self._end_turn()
 
     def exchange(self) -> None:
         """A4: discard the hand of four face down, draw four."""
@@ -391,7 +397,7 @@ class Kernel:
         hand.clear()
         for _i in range(HAND_LIMIT):
             self._draw_one(hand)
-        self._end_turn(False)
+        self._end_turn()
 
     def _draw_one(self, hand: list[int]) -> None:
         if not self.draw:
@@ -416,13 +422,14 @@ class Kernel:
         for threats in self.threats:
             threats.discard(space)
         code = self.code
-        step = self.tables.step[team]
-        four = self.tables.four[team]
+        tables = self.tables
+        step = tables.step[team]
+        four = tables.four[team]
         scores = self.scores
         if scores is None:
             for w in THROUGH[space]:
-                code[w] += step
-                if code[w] == four:
+                after = code[w] = code[w] + step
+                if after == four:
                     for n in WINDOWS[w]:
                         if board[n] == FREE:
                             self.threats[team].add(n)
@@ -448,7 +455,7 @@ class Kernel:
             self.line = line_through(self.board, space, winner)
         self.turn += 1
 
-    def _end_turn(self, _placed: bool) -> None:
+    def _end_turn(self) -> None:
         limit = self.turn_limit
         if limit is not None and self.turn + 1 >= limit:
             self._finish(None, "turn_limit")
@@ -462,19 +469,20 @@ class Kernel:
         hand = self.hands[self.seat]
         free = self.free
         size = len(free)
+        joker = self.joker
         starts = []
-        count = 0
-        for card in sorted(set(hand)):
+        count = 1  # the last action: draw, or exchange a full hand
+        for card in hand:  # the cards of a hand are all different
             start = bisect_left(free, card)
-            if start == size and self.joker:
+            if start == size and joker:
                 start = 0
-            starts.append((card, start))
+            starts.append(start)
             count += size - start or 1
-        index = rng.randrange(count + 1)  # the last one: draw, or exchange a full hand
-        for card, start in starts:
+        index = int(rng.random() * count)
+        for i, start in enumerate(starts):
             width = size - start
             if index < (width or 1):
-                self.play(card, free[start + index] if width else None)
+                self.play(hand[i], free[start + index] if width else None)
                 return
             index -= width or 1
         if len(hand) < HAND_LIMIT:
@@ -490,6 +498,7 @@ class Kernel:
         return self.seat % self.teams
 
     def can_reach(self, space: int) -> bool:
+        """Whether a card in the current hand reaches *space*."""
         return self.card_for(space) is not None
 
 
