@@ -113,6 +113,16 @@ class PlayOptions:
         return config
 
 
+#: ``--variant NAME`` (repeatable), for every command that sets up games.
+variant_option = click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME",
+    help=_("Play a variant, for example joker (repeatable)."),
+)
+
+
 def play_options(function: FC) -> FC:
     """The options that set up a game, for any command or frontend that starts one."""
     decorators = [
@@ -124,13 +134,7 @@ def play_options(function: FC) -> FC:
             type=click.Choice(["2x3", "3x2"]),
             help=_("Six players: 2 teams of 3 (2x3) or 3 teams of 2 (3x2)."),
         ),
-        click.option(
-            "--variant",
-            "variants",
-            multiple=True,
-            metavar="NAME",
-            help=_("Play a variant, for example joker (repeatable)."),
-        ),
+        variant_option,
         click.option(
             "--bot",
             "bots",
@@ -212,13 +216,7 @@ def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
             help=_("Number of players."),
         ),
         click.option("--layout", type=click.Choice(["2x3", "3x2"]), help=_("Six-player layout.")),
-        click.option(
-            "--variant",
-            "variants",
-            multiple=True,
-            metavar="NAME",
-            help=_("Play a variant, for example joker (repeatable)."),
-        ),
+        variant_option,
         click.option(
             "--games",
             "-n",
