@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from .events import Event
-from .state import GameState, evolve, fold
+from .state import GameState, fold
 
 Subscriber = Callable[[int, Event], None]
 
@@ -65,9 +65,3 @@ class EventStore(Sequence[Event]):
         if not 1 <= count <= len(self._events):
             raise IndexError(f"a state exists after 1 to {len(self._events)} events, not {count}")
         return fold(self._events[:count])
-
-    def fold_onto(self, state: GameState, start: int) -> GameState:
-        """*state* (the state after *start* events) brought up to date."""
-        for event in self._events[start:]:
-            state = evolve(state, event)
-        return state

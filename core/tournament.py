@@ -30,9 +30,8 @@ from typing import Any
 from .config import Seat
 from .errors import ConfigError
 from .i18n import _
+from .simulation import DEFAULT_TURN_LIMIT
 
-#: E4: arena games end in a draw after this many turns.
-DEFAULT_TURN_LIMIT = 1000
 #: The z of a two-sided 95% confidence interval.
 Z95 = 1.959963984540054
 

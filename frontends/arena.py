@@ -13,8 +13,8 @@ from rich.table import Table
 
 from cinco.core.errors import CincoError
 from cinco.core.i18n import _
+from cinco.core.simulation import DEFAULT_TURN_LIMIT
 from cinco.core.tournament import (
-    DEFAULT_TURN_LIMIT,
     ArenaSpec,
     GameResult,
     Report,

@@ -19,11 +19,10 @@ from cinco.core.config import DEFAULT_NAMES, GameConfig, Seat
 from cinco.core.errors import ConfigError
 from cinco.core.i18n import _
 from cinco.core.registry import Registry
+from cinco.core.simulation import DEFAULT_TURN_LIMIT
 
 #: The bot that plays the other seats when nobody says otherwise.
 DEFAULT_BOT = "greedy"
-#: E4: games with no person in them end in a draw after this many turns.
-BOT_GAME_TURN_LIMIT = 1000
 
 
 def _seat_number(text: str, option: str) -> int:
@@ -109,7 +108,7 @@ class PlayOptions:
             seed=seed,
         )
         if config.all_bots:
-            config = replace(config, turn_limit=BOT_GAME_TURN_LIMIT)
+            config = replace(config, turn_limit=DEFAULT_TURN_LIMIT)
         return config
 
 

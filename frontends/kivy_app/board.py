@@ -164,7 +164,7 @@ class BoardWidget(Widget):  # type: ignore[misc]
         return True
 
     def on_space(self, space: int) -> None:
-        pass
+        """Default handler of the ``on_space`` event (Kivy requires one); screens bind theirs."""
 
     def land(self, space: int) -> None:
         """Animate a token landing on *space*: it drops in from larger and fainter."""

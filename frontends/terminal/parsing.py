@@ -37,32 +37,32 @@ class Show:
 
 @dataclass(frozen=True)
 class Draw:
-    pass
+    """``d``: draw a card."""
 
 
 @dataclass(frozen=True)
 class Exchange:
-    pass
+    """``x``: exchange the hand."""
 
 
 @dataclass(frozen=True)
 class Undo:
-    pass
+    """``u``: undo back to your previous turn."""
 
 
 @dataclass(frozen=True)
 class Hint:
-    pass
+    """``h``: ask for a hint."""
 
 
 @dataclass(frozen=True)
 class Help:
-    pass
+    """``?``: show the keys."""
 
 
 @dataclass(frozen=True)
 class Quit:
-    pass
+    """``q``: save and quit."""
 
 
 @dataclass(frozen=True)
