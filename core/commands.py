@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
+from ._quick import quick_init
 from .errors import EventError
 from .i18n import _
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Command:
     """Base class of the three actions of a turn."""
@@ -26,6 +28,7 @@ class Command:
         return {"kind": self.kind, **asdict(self)}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayCard(Command):
     """A1/A2: play ``card``, placing a token on ``space`` (``None`` when it burns)."""
@@ -35,6 +38,7 @@ class PlayCard(Command):
     space: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Draw(Command):
     """A3: take the top card of the draw pile."""
@@ -42,6 +46,7 @@ class Draw(Command):
     kind: ClassVar[str] = "draw"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Exchange(Command):
     """A4: discard a hand of four and draw four."""

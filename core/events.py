@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields, replace
 from typing import Any, ClassVar
 
+from ._quick import quick_init
 from .config import GameConfig
 from .errors import ConfigError, EventError
 from .i18n import _
@@ -34,6 +35,7 @@ SPECTATOR: None = None
 REFEREE = "referee"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base class of all events."""
@@ -56,6 +58,7 @@ class Event:
         return data
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     """The game is configured and the first player chosen (P5). Public, except the seed: it
@@ -71,6 +74,7 @@ class GameStarted(Event):
         return GameStarted(config=replace(self.config, seed=0), first_seat=self.first_seat)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DeckShuffled(Event):
     """Cards became a new draw pile in ``order`` (top first): at set-up (S1) or from the discard
@@ -87,6 +91,7 @@ class DeckShuffled(Event):
         return DeckShuffled(size=self.size, order=None, reshuffle=self.reshuffle)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardDrawn(Event):
     """``seat`` took the top card of the draw pile (dealing, A3, A4). Only they see it."""
@@ -101,6 +106,7 @@ class CardDrawn(Event):
         return CardDrawn(seat=self.seat, card=None)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
     """``seat`` revealed ``card``; a token went on ``space``, or the card burned (``None``, A2)."""
@@ -115,6 +121,7 @@ class CardPlayed(Event):
         return self.space is None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandDiscarded(Event):
     """``seat`` discarded a whole hand face down to exchange it (A4). Only they see the cards."""
@@ -130,6 +137,7 @@ class HandDiscarded(Event):
         return HandDiscarded(seat=self.seat, count=self.count, cards=None)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     """``seat``'s turn is over; ``next_seat`` is to move. ``action`` is play, draw or exchange."""
@@ -140,6 +148,7 @@ class TurnEnded(Event):
     next_seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     """The game is over: ``winner`` is a team, or ``None`` for a draw; ``reason`` says why
@@ -153,6 +162,7 @@ class GameEnded(Event):
     line: tuple[int, ...] | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Notice(Event):
     """Something players should be told that changes no state (a plugin failed, a bot's move

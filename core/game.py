@@ -92,11 +92,12 @@ class Game:
         self.bot_time_budget = _time_budget(config)
         self._disabled: set[str] = set()
         self._hooks: dict[str, list[_Impl]] = {}
+        self._event_chain: list[tuple[str, Callable[..., object], tuple[int, ...]]] | None = None
         self._pending: list[Notice] = []
         self._dispatching = 0
         self.store = EventStore()
         self._state: GameState | None = None
-        self._views: dict[Viewer, tuple[int, GameState]] = {}
+        self._views: dict[Viewer, tuple[GameState, GameState]] = {}
         self._view_configs: dict[Viewer, GameConfig] = {}
         self._bots: dict[int, Bot] = {}
         self._notify = True
@@ -171,8 +172,8 @@ class Game:
         self._state = after
         self.store.append(event)
         if self._notify:
-            self._call("cinco_event", game=self, event=event)
-            if isinstance(event, GameEnded):
+            self._announce(event)
+            if type(event) is GameEnded:
                 self._call("cinco_game_ended", game=self)
 
     def _require_state(self) -> GameState:
@@ -196,6 +197,34 @@ class Game:
                     function(*[kwargs[arg] for arg in argnames])
                 except Exception as exc:  # a plugin must never cost a player the game
                     self._plugin_failed(name, hook, exc)
+        finally:
+            self._dispatching -= 1
+        self._flush_notices()
+
+    def _announce(self, event: Event) -> None:
+        """``_call("cinco_event", game=self, event=event)``, on every event: made cheaper by
+        calling each implementation with the arguments it takes, worked out once."""
+        chain = self._event_chain
+        if chain is None:
+            chain = self._event_chain = [
+                (name, function, tuple(("game", "event").index(arg) for arg in argnames))
+                for name, function, argnames in self._chain("cinco_event")
+            ]
+        if not chain:
+            return
+        arguments = (self, event)
+        self._dispatching += 1
+        try:
+            for name, function, positions in chain:
+                if name in self._disabled:
+                    continue
+                try:
+                    if positions == (0, 1):
+                        function(self, event)
+                    else:
+                        function(*[arguments[i] for i in positions])
+                except Exception as exc:  # a plugin must never cost a player the game
+                    self._plugin_failed(name, "cinco_event", exc)
         finally:
             self._dispatching -= 1
         self._flush_notices()
@@ -263,8 +292,9 @@ class Game:
         :data:`~cinco.core.events.REFEREE`."""
         if viewer == REFEREE:
             return self.state
+        state = self._require_state()
         cached = self._views.get(viewer)
-        if cached is not None and cached[0] == len(self.store):
+        if cached is not None and cached[0] is state:
             return cached[1]
         if not isinstance(viewer, int | None):
             raise ValueError(f"not a viewer: {viewer!r}")
@@ -273,9 +303,9 @@ class Game:
             started = self.store[0].seen_by(viewer)
             assert isinstance(started, GameStarted)
             config = self._view_configs[viewer] = started.config
-        state = project(self.state, viewer, config)
-        self._views[viewer] = (len(self.store), state)
-        return state
+        view = project(state, viewer, config)
+        self._views[viewer] = (state, view)
+        return view
 
     def events_for(self, viewer: Viewer) -> list[Event]:
         """The whole log as *viewer* may see it."""
@@ -301,7 +331,10 @@ class Game:
     def execute(self, command: Command) -> tuple[Event, ...]:
         """Carry out *command*: store and announce its events, or raise ``IllegalCommand``
         and change nothing."""
-        steps = decide_steps(self.state, command, self.rules)
+        return self._execute(command, None)
+
+    def _execute(self, command: Command, legal: LegalActions | None) -> tuple[Event, ...]:
+        steps = decide_steps(self._require_state(), command, self.rules, legal)
         # A plugin's notice waits until the whole turn is stored: *after* states are exact.
         self._dispatching += 1
         try:
@@ -310,7 +343,10 @@ class Game:
         finally:
             self._dispatching -= 1
         self._flush_notices()
-        return tuple(event for event, _after in steps)
+        events = []
+        for event, _after in steps:
+            events.append(event)
+        return tuple(events)
 
     def notice(self, kind: str, text: str, seat: int | None = None) -> None:
         """Record something players should be told (no effect on the rules)."""
@@ -318,6 +354,9 @@ class Game:
 
     def bot(self, seat: int) -> Bot | None:
         """The bot playing *seat*, or ``None`` for a person."""
+        bot = self._bots.get(seat)
+        if bot is not None:
+            return bot
         from .registry import BotContext
 
         spec = self.config.seats[seat]
@@ -346,10 +385,11 @@ class Game:
         loses the move to a random legal one, and a ``bot_replaced`` notice in the game says
         so. A late bot is not interrupted: its answer is measured, then set aside.
         """
-        seat = self.state.current_seat
+        state = self._require_state()
+        seat = state.current_seat
         if not self.config.seats[seat].is_bot:
             raise ValueError(f"seat {seat} is not a bot")
-        legal = self.legal_actions(seat)
+        legal = legal_actions(state, self.rules, seat)
         budget = self.bot_time_budget
         try:
             bot = self.bot(seat)
@@ -379,12 +419,13 @@ class Game:
                 ),
                 seat=seat,
             )
-        return self.execute(command)
+        return self._execute(command, legal)
 
     def play_bots(self, max_turns: int | None = None) -> int:
         """Let bots move until a person is to move or the game ends; returns turns played."""
         played = 0
-        while not self.is_over and self.config.seats[self.state.current_seat].is_bot:
+        seats = self.config.seats
+        while (state := self._require_state()).result is None and seats[state.current_seat].is_bot:
             if max_turns is not None and played >= max_turns:
                 break
             self.play_bot_turn()

@@ -16,8 +16,9 @@ state: another player's hand, the draw pile's order, cards discarded face down b
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .board import SPACES
@@ -48,7 +49,7 @@ TOKENS_PER_TEAM = 35
 HAND_LIMIT = 4
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     """Everything known about a game at one moment, from one viewer's seat."""
 
@@ -73,6 +74,8 @@ class GameState:
     #: Who put each card of the discard pile there unseen by others: :data:`PUBLIC` for a
     #: played card, else the seat whose exchange discarded it face down (A7).
     discard_from: tuple[int, ...] = ()
+    #: A cache of :meth:`free_spaces` (derived from ``board``; not part of the state's value).
+    _free: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- questions ---------------------------------------------------------------------------
 
@@ -112,8 +115,12 @@ class GameState:
 
     def free_spaces(self, at_least: int = 1) -> tuple[int, ...]:
         """Free spaces numbered *at_least* or more, in order."""
-        board = self.board
-        return tuple([n for n in range(at_least, SPACES + 1) if board[n] == FREE])
+        free = self._free
+        if free is None:
+            board = self.board
+            free = tuple([n for n in range(1, SPACES + 1) if board[n] == FREE])
+            _set(self, "_free", free)  # a cache: the value of the state does not change
+        return free[bisect_left(free, at_least) :] if at_least > 1 else free
 
     def spaces_of(self, team: int) -> frozenset[int]:
         board = self.board
@@ -143,30 +150,35 @@ class GameState:
         }
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(GameState))
 _new = object.__new__
 _set = object.__setattr__
+#: Unknown cards, by number: a projected draw pile is one of these.
+_UNKNOWN_CARDS = tuple((UNKNOWN,) * n for n in range(SPACES + 1))
 
 
 def _derive(state: GameState, **changes: Any) -> GameState:
-    """*state* with some fields changed: :func:`dataclasses.replace` without its checks, which
-    cost more than the rest of :func:`evolve` together (the fold is the engine's hot path)."""
+    """*state* with some fields changed: what :func:`dataclasses.replace` does, without its
+    checks and its ``__init__`` call, which cost more than the rest of :func:`evolve` together
+    (the fold is the engine's hot path). Copying the instance dictionary is one C call; this is
+    also why :class:`GameState` has no ``__slots__``."""
     new = _new(GameState)
-    for name in _FIELD_NAMES:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    values = state.__dict__.copy()
+    values.update(changes)
+    _set(new, "__dict__", values)
     return new
 
 
 def _remove_one(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     """*cards* less one copy of *card*, or less one :data:`UNKNOWN` when the viewer did not
     know the card was there."""
-    if card in cards:
-        i = cards.index(card)
-    elif UNKNOWN in cards:
-        i = cards.index(UNKNOWN)
-    else:
-        raise EventError(_("card {card} is not in that hand").format(card=card))
-    return cards[:i] + cards[i + 1 :]
+    held = list(cards)
+    try:
+        held.remove(card)
+    except ValueError:
+        if UNKNOWN not in held:
+            raise EventError(_("card {card} is not in that hand").format(card=card)) from None
+        held.remove(UNKNOWN)
+    return tuple(held)
 
 
 def _set_hand(state: GameState, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -220,26 +232,37 @@ def evolve(state: GameState, event: Event) -> GameState:
         raise EventError(_("the game is already over"))
     if kind is CardPlayed:
         assert isinstance(event, CardPlayed)
-        _check_turn(state, event.seat)
-        if event.space is not None and not 1 <= event.space <= SPACES:
-            raise EventError(_("there is no space {n}").format(n=event.space))
-        hands = _set_hand(state, event.seat, _remove_one(state.hands[event.seat], event.card))
-        board, tokens = state.board, state.tokens
-        if event.space is not None:
-            if board[event.space] != FREE:
-                raise EventError(_("space {n} is already taken").format(n=event.space))
-            team = state.team_of(event.seat)
-            board = board[: event.space] + (team,) + board[event.space + 1 :]
-            tokens = tokens[:team] + (tokens[team] + 1,) + tokens[team + 1 :]
+        seat, card, space = event.seat, event.card, event.space
+        if seat != state.current_seat:
+            _check_turn(state, seat)
+        hands = _set_hand(state, seat, _remove_one(state.hands[seat], card))
+        board, tokens, free = state.board, state.tokens, state._free
+        if space is not None:
+            if not 1 <= space <= SPACES:
+                raise EventError(_("there is no space {n}").format(n=space))
+            if board[space] != FREE:
+                raise EventError(_("space {n} is already taken").format(n=space))
+            team = seat % state.config.teams
+            # Through a list: the quickest way to copy a tuple with one item changed.
+            cells = list(board)
+            cells[space] = team
+            board = tuple(cells)
+            counts = list(tokens)
+            counts[team] += 1
+            tokens = tuple(counts)
+            if free is not None:
+                i = bisect_left(free, space)
+                free = free[:i] + free[i + 1 :]
         return _derive(
             state,
             hands=hands,
             board=board,
             tokens=tokens,
-            discard_pile=(*state.discard_pile, event.card),
-            discard_from=(*state.discard_from, PUBLIC),
+            discard_pile=state.discard_pile + (card,),
+            discard_from=state.discard_from + (PUBLIC,),
             last_play=event,
             events=state.events + 1,
+            _free=free,
         )
     if kind is CardDrawn:
         assert isinstance(event, CardDrawn)
@@ -255,7 +278,7 @@ def evolve(state: GameState, event: Event) -> GameState:
             raise EventError(
                 _("card {card} was drawn, but the top card is {top}").format(card=card, top=top)
             )
-        hand = (*state.hands[event.seat], card)
+        hand = state.hands[event.seat] + (card,)
         return _derive(
             state,
             hands=_set_hand(state, event.seat, hand),
@@ -264,8 +287,10 @@ def evolve(state: GameState, event: Event) -> GameState:
         )
     if kind is TurnEnded:
         assert isinstance(event, TurnEnded)
-        _check_turn(state, event.seat)
-        _check_seat(state, event.next_seat)
+        if event.seat != state.current_seat:
+            _check_turn(state, event.seat)
+        if not 0 <= event.next_seat < state.config.players:
+            _check_seat(state, event.next_seat)
         return _derive(
             state, current_seat=event.next_seat, turn=state.turn + 1, events=state.events + 1
         )
@@ -321,22 +346,23 @@ def project(state: GameState, viewer: int | None, config: GameConfig) -> GameSta
     """The referee's *state* as *viewer* (a seat, or ``None`` for a spectator) sees it: the
     same as folding the events *viewer* was shown (:meth:`Event.seen_by`), computed in one
     step. *config* is the configuration as the viewer sees it (no seed)."""
-    hands = tuple(
-        hand if seat == viewer else (UNKNOWN,) * len(hand) for seat, hand in enumerate(state.hands)
-    )
-    discard = state.discard_pile
-    if not set(state.discard_from) <= {PUBLIC, viewer}:
+    hands = list(state.hands)
+    for seat, hand in enumerate(hands):  # a loop: quicker than a comprehension on a few hands
+        if seat != viewer:
+            hands[seat] = _UNKNOWN_CARDS[len(hand)]
+    discard, sources = state.discard_pile, state.discard_from
+    if sources.count(PUBLIC) != len(sources):  # some cards were discarded face down
         discard = tuple(
             [
                 card if source in (PUBLIC, viewer) else UNKNOWN
-                for card, source in zip(discard, state.discard_from, strict=True)
+                for card, source in zip(discard, sources, strict=True)
             ]
         )
     return _derive(
         state,
         config=config,
-        hands=hands,
-        draw_pile=(UNKNOWN,) * len(state.draw_pile),
+        hands=tuple(hands),
+        draw_pile=_UNKNOWN_CARDS[len(state.draw_pile)],
         discard_pile=discard,
     )
 

@@ -34,8 +34,9 @@ class EventStore(Sequence[Event]):
         """Store *event*, tell every subscriber, and return its index."""
         index = len(self._events)
         self._events.append(event)
-        for subscriber in list(self._subscribers):
-            subscriber(index, event)
+        if self._subscribers:
+            for subscriber in list(self._subscribers):  # a subscriber may unsubscribe
+                subscriber(index, event)
         return index
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:

@@ -24,7 +24,7 @@ from positions import (
 )
 
 from cinco.core.board import COORDINATES, SPACES, is_straight_line
-from cinco.core.commands import Draw, Exchange, PlayCard
+from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.config import GameConfig, Seat
 from cinco.core.errors import (
     CannotPlace,
@@ -32,6 +32,7 @@ from cinco.core.errors import (
     GameOver,
     SpaceBelowCard,
     SpaceRequired,
+    SpaceTaken,
 )
 from cinco.core.events import (
     REFEREE,
@@ -47,7 +48,7 @@ from cinco.core.events import (
 from cinco.core.game import Game
 from cinco.core.registry import default_registry
 from cinco.core.rules import decide, first_seat, legal_actions, reshuffle_order, setup_events
-from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, fold
+from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameState, fold
 
 
 def colour_class(space: int) -> int:
@@ -721,3 +722,40 @@ def test_every_rules_clause_has_a_test_naming_it():
                 named.update(re.findall(r"\b([CBPSAEVX]\d)\b", text))
     missing = [clause for clause in CLAUSES if clause not in named]
     assert not missing, f"clauses without a test: {missing}"
+
+
+def test_rule_hooks_may_take_any_of_their_arguments_in_any_order():
+    """pluggy passes arguments by name: a variant may take some of them, in its own order."""
+    from cinco.core.hookspecs import hookimpl
+    from cinco.core.rules import ONGOING, Outcome, RuleSet
+
+    class OddSpacesAndNoLines:
+        @hookimpl
+        def cinco_legal_spaces(self, card: int, state: GameState) -> tuple[int, ...]:
+            return tuple(n for n in state.free_spaces(card) if n % 2 == 1)
+
+        @hookimpl
+        def cinco_game_end(self, command: Command) -> Outcome:
+            return ONGOING if isinstance(command, PlayCard) else None  # type: ignore[return-value]
+
+    rules = RuleSet([OddSpacesAndNoLines()])
+    state = position(2, {0: [10, 80]}, board={n: 0 for n in (11, 12, 13, 14)}, current=0)
+    assert rules.legal_spaces(state, 0, 80) == (81, 83, 85, 87, 89)
+    events = decide(state, PlayCard(0, 10, 15), rules)
+    assert isinstance(events[-1], TurnEnded)  # five in a row, but this variant plays on
+
+
+def test_decide_given_the_legal_actions_decides_the_same():
+    """A caller that has the legal actions already (a bot's turn) may hand them to decide:
+    the events are the same, and a command not among them is still refused with its reason."""
+    from cinco.core.rules import decide_steps
+
+    state = position(2, {0: [10, 80, 83, 85]}, board={81: 1}, current=0)
+    rules = rules_of(state)
+    legal = legal_actions(state, rules)
+    for command in legal:
+        given = [event for event, _ in decide_steps(state, command, rules, legal)]
+        assert given == list(decide(state, command, rules))
+    for bad, error in ((PlayCard(0, 80, 81), SpaceTaken), (PlayCard(0, 85, 84), SpaceBelowCard)):
+        with pytest.raises(error):
+            decide_steps(state, bad, rules, legal)

@@ -108,6 +108,10 @@ class InvariantChecker:
             on_board = sum(1 for n in range(1, SPACES + 1) if board[n] == team)
             assert on_board == state.tokens[team] <= TOKENS_PER_TEAM
         assert board[0] == FREE
+        # The free spaces the fold keeps up to date (a cache) are the board's.
+        free = tuple(n for n in range(1, SPACES + 1) if board[n] == FREE)
+        assert state.free_spaces() == free
+        assert state.free_spaces(45) == tuple(n for n in free if n >= 45)
         # A5: the hand limit.
         assert all(len(hand) <= HAND_LIMIT for hand in state.hands)
         # P4: only the player to move acts; turns pass round the table.

@@ -45,7 +45,7 @@ from cinco.core.i18n import _
 from cinco.core.registry import BotContext, BotSpec
 from cinco.core.state import HAND_LIMIT, UNKNOWN, GameState
 
-from .kernel import OWN, THROUGH, Kernel, make_kernel
+from .kernel import OWN, THROUGH, Kernel, make_kernel, shuffled
 
 if TYPE_CHECKING:
     from cinco.core.rules import LegalActions, RuleSet
@@ -168,8 +168,7 @@ class Search:
     def determinise(self) -> Kernel:
         """A copy of the view with the unseen cards dealt at random where the view has
         unknown ones."""
-        cards = self.unseen[:]
-        self.rng.shuffle(cards)
+        cards = shuffled(self.unseen, self.rng)
         world = self.base.copy()
         view = self.view
         i = 0

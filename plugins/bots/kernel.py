@@ -119,6 +119,21 @@ def tables(teams: int) -> Tables:
     return _TABLES[teams]
 
 
+def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
+    """*cards* in a uniformly random order drawn from *rng*.
+
+    It sorts by random keys: the sort runs in C, so this takes under half the time of
+    :meth:`random.Random.shuffle`, a Python loop, and rollouts and determinisations shuffle
+    a whole deck each.
+
+    >>> sorted(shuffled([3, 1, 2], random.Random(7)))
+    [1, 2, 3]
+    """
+    draw = rng.random
+    keys = [draw() for _card in cards]
+    return list(map(cards.__getitem__, sorted(range(len(keys)), key=keys.__getitem__)))
+
+
 def reference_shuffler(seed: int) -> Shuffler:
     """The reshuffles of the reference engine for a game with *seed* (A6), for replaying a
     real game exactly (:func:`cinco.core.rules.reshuffle_order`)."""
@@ -235,11 +250,7 @@ class Kernel:
     def deal(self, order: Sequence[int] | None = None) -> None:
         """S1: a fresh deck (*order*, top first; shuffled with the kernel's rng if not given),
         four cards each round the table from the current seat."""
-        if order is None:
-            deck = list(range(1, SPACES + 1))
-            self.rng.shuffle(deck)
-        else:
-            deck = list(order)
+        deck = shuffled(range(1, SPACES + 1), self.rng) if order is None else list(order)
         self.draw = deck[::-1]
         self.shuffles += 1
         for _round in range(HAND_LIMIT):
@@ -405,8 +416,7 @@ class Kernel:
             if self.shuffler is not None:
                 order = self.shuffler(pile, self.shuffles)
             else:
-                order = pile[:]
-                self.rng.shuffle(order)
+                order = shuffled(pile, self.rng)
             order.reverse()
             self.draw = order
             self.discard = []

@@ -1,0 +1,41 @@
+"""The benchmarks still run (their figures are for people: nothing here is timed)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def run(script: str, *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_engine_speed_prints_the_ratio_and_the_replay_speed() -> None:
+    out = run("engine_speed.py", "--games", "3", "--rounds", "1", "--long-turns", "40")
+    assert "ratio engine/bare:" in out and "the goal of at least 0.33" in out
+    assert "rule code alone" in out and "design's fixed cost" in out
+    assert "replay:" in out and "events/s" in out
+
+
+def test_kernel_speed_prints_the_ratio() -> None:
+    out = run("kernel_speed.py", "--seconds", "0.05", "--rounds", "1")
+    assert "kernel / reference:" in out and "goal: at least 10x" in out
+
+
+@pytest.mark.parametrize("match", ["greedy-random"])
+def test_bot_strength_plays_a_match(match: str) -> None:
+    out = run("bot_strength.py", "--games", "2", "--match", match, "--jobs", "1")
+    assert "greedy" in out and "random" in out
