@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from .registry import Bot, Registry
 
 Listener = Callable[[Event, "Game"], None]
-#: One implementation of a lifecycle hook: plugin name, function, the arguments it takes.
-_Impl = tuple[str, Callable[..., object], tuple[str, ...]]
+#: One implementation of a lifecycle hook: plugin name, function, and the positions of the
+#: hook's arguments it takes (``None``: all of them).
+_Impl = tuple[str, Callable[..., object], tuple[int, ...] | None]
 
 #: The game option giving the seconds a bot may think per move (see :meth:`Game.play_bot_turn`).
 BOT_TIME_BUDGET = "bot_time_budget"
@@ -92,7 +93,6 @@ class Game:
         self.bot_time_budget = _time_budget(config)
         self._disabled: set[str] = set()
         self._hooks: dict[str, list[_Impl]] = {}
-        self._event_chain: list[tuple[str, Callable[..., object], tuple[int, ...]]] | None = None
         self._pending: list[Notice] = []
         self._dispatching = 0
         self.store = EventStore()
@@ -124,7 +124,7 @@ class Game:
         for conflict in game._conflicts():
             # Say which plugin's variant, layout or bot this game uses (the first registered).
             game.notice("plugin_conflict", conflict.message)
-        game._call("cinco_game_started", game=game)
+        game._call("cinco_game_started", game)
         return game
 
     @classmethod
@@ -157,7 +157,7 @@ class Game:
         if complete_turns and complete < len(events):
             return cls.from_events(events[:complete], registry=registry, plugins=plugins)
         game._notify = True
-        game._call("cinco_game_started", game=game)
+        game._call("cinco_game_started", game)
         return game
 
     # -- the log and the state ----------------------------------------------------------------
@@ -172,59 +172,37 @@ class Game:
         self._state = after
         self.store.append(event)
         if self._notify:
-            self._announce(event)
+            self._call("cinco_event", self, event)
             if type(event) is GameEnded:
-                self._call("cinco_game_ended", game=self)
+                self._call("cinco_game_ended", self)
 
     def _require_state(self) -> GameState:
         if self._state is None:
             raise EventError(_("a game must begin with a game_started event"))
         return self._state
 
-    def _call(self, hook: str, **kwargs: object) -> None:
-        """Call a lifecycle hook's implementations one by one. One that raises is reported
-        (a ``plugin_failed`` notice naming the plugin and the hook) and switched off for this
-        game; the others still run, and the log stays intact."""
+    def _call(self, hook: str, *arguments: object) -> None:
+        """Call a lifecycle hook's implementations one by one, with *arguments* in the order
+        of the hookspec. One that raises is reported (a ``plugin_failed`` notice naming the
+        plugin and the hook) and switched off for this game; the others still run, and the
+        log stays intact."""
         chain = self._hooks.get(hook)
         if chain is None:
             chain = self._hooks[hook] = self._chain(hook)
-        self._dispatching += 1
-        try:
-            for name, function, argnames in chain:
-                if name in self._disabled:
-                    continue
-                try:
-                    function(*[kwargs[arg] for arg in argnames])
-                except Exception as exc:  # a plugin must never cost a player the game
-                    self._plugin_failed(name, hook, exc)
-        finally:
-            self._dispatching -= 1
-        self._flush_notices()
-
-    def _announce(self, event: Event) -> None:
-        """``_call("cinco_event", game=self, event=event)``, on every event: made cheaper by
-        calling each implementation with the arguments it takes, worked out once."""
-        chain = self._event_chain
-        if chain is None:
-            chain = self._event_chain = [
-                (name, function, tuple(("game", "event").index(arg) for arg in argnames))
-                for name, function, argnames in self._chain("cinco_event")
-            ]
         if not chain:
             return
-        arguments = (self, event)
         self._dispatching += 1
         try:
             for name, function, positions in chain:
                 if name in self._disabled:
                     continue
                 try:
-                    if positions == (0, 1):
-                        function(self, event)
+                    if positions is None:
+                        function(*arguments)
                     else:
                         function(*[arguments[i] for i in positions])
                 except Exception as exc:  # a plugin must never cost a player the game
-                    self._plugin_failed(name, "cinco_event", exc)
+                    self._plugin_failed(name, hook, exc)
         finally:
             self._dispatching -= 1
         self._flush_notices()
@@ -238,11 +216,20 @@ class Game:
                 self._append(notice)
 
     def _chain(self, hook: str) -> list[_Impl]:
+        """*hook*'s implementations, in pluggy's order, each with the positions of the
+        arguments it takes (``None``: all of them, in order), worked out once per game: the
+        ``cinco_event`` hook is called on every event."""
         chain: list[_Impl] = []
         for prefix, pm in (("", self.registry.pm), ("game:", self.rules.pm)):
-            for impl in reversed(getattr(pm.hook, hook).get_hookimpls()):
-                if not (impl.hookwrapper or impl.wrapper):  # wrappers: not for lifecycle hooks
-                    chain.append((prefix + impl.plugin_name, impl.function, tuple(impl.argnames)))
+            caller = getattr(pm.hook, hook)
+            argnames = tuple(caller.spec.argnames)
+            for impl in reversed(caller.get_hookimpls()):
+                if impl.hookwrapper or impl.wrapper:  # wrappers: not for lifecycle hooks
+                    continue
+                positions: tuple[int, ...] | None = tuple(map(argnames.index, impl.argnames))
+                if positions == tuple(range(len(argnames))):
+                    positions = None
+                chain.append((prefix + impl.plugin_name, impl.function, positions))
         return chain
 
     def _plugin_failed(self, name: str, hook: str, exc: Exception) -> None:

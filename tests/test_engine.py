@@ -455,3 +455,26 @@ def test_state_summary_is_json():
     data = json.loads(json.dumps(game.state.to_dict()))
     assert data["turns"] == game.state.turn and data["result"] is None
     assert game.view(REFEREE) == game.state
+
+
+def test_lifecycle_hooks_may_take_any_of_their_arguments():
+    """pluggy passes hook arguments by name: a plugin's cinco_event may take only the event,
+    or the event before the game; each gets exactly what it asked for."""
+    from cinco.core.hookspecs import hookimpl
+
+    seen: list[tuple[str, object]] = []
+
+    class EventOnly:
+        @hookimpl
+        def cinco_event(self, event: object) -> None:
+            seen.append(("event only", event))
+
+    class Reversed:
+        @hookimpl
+        def cinco_event(self, event: object, game: Game) -> None:
+            seen.append(("reversed", (event, game)))
+
+    game = Game.new(config_for(2, seed=4), plugins=[EventOnly(), Reversed()])
+    stored = list(game.events)
+    assert [value for kind, value in seen if kind == "event only"] == stored
+    assert [value for kind, value in seen if kind == "reversed"] == [(e, game) for e in stored]
