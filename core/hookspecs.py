@@ -137,10 +137,11 @@ def cinco_legal_spaces(state: GameState, seat: int, card: int) -> tuple[int, ...
 
     Called on a game's rules whenever the legal actions are listed or a card is played, only
     when *card* is in *seat*'s hand and it is their turn. *state* may be a player's view (hidden
-    cards are 0): answer from public facts only. The first non-``None`` result wins; return
-    ``None`` to defer. An empty tuple means the card burns (A2). The standard rule (A1): every
-    free space numbered *card* or higher. If the hook raises, the command is refused with an
-    error naming the plugin, and the game is unchanged.
+    cards are 0): answer from public facts only, and the same for the same arguments (a bot's
+    move is checked against the legal actions listed for it, without asking again). The first
+    non-``None`` result wins; return ``None`` to defer. An empty tuple means the card burns
+    (A2). The standard rule (A1): every free space numbered *card* or higher. If the hook
+    raises, the command is refused with an error naming the plugin, and the game is unchanged.
 
     Example::
 
