@@ -29,11 +29,16 @@ from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
+from cinco.core.errors import RecordError  # noqa: E402
+from cinco.core.events import Event  # noqa: E402
+from cinco.core.game import Game  # noqa: E402
 from cinco.core.record import load_record  # noqa: E402
+from cinco.core.registry import default_registry  # noqa: E402
 from cinco.core.state import fold  # noqa: E402
 from cinco.frontends.kivy_app.app import CincoApp  # noqa: E402
-from cinco.frontends.kivy_app.session import unfinished_games  # noqa: E402
+from cinco.frontends.kivy_app.session import autosave_dir, unfinished_games  # noqa: E402
 from cinco.frontends.options import PlayOptions  # noqa: E402
+from cinco.plugins.record_writer import RecordWriter  # noqa: E402
 
 Step = Iterator[float | Callable[[], bool]]
 TIMEOUT = 60.0
@@ -347,7 +352,248 @@ def replay(app: CincoApp, folder: Path | None) -> Step:
     tap(screen.ids.previous_button)
     yield 0.05
     check(screen.step == 2, "previous goes back")
+    yield 0.3  # the button is drawn released again
     shot(app, folder, "kivy-replay.png")
+
+
+# -- records from anywhere: the "Open file…" popup ---------------------------------------------
+
+
+def make_record(path: Path, *, person: bool, seed: int, turns: int | None = None) -> list[Event]:
+    """Write a record of a 2-player game at *path* (as ``cinco --record`` or ``cinco simulate
+    --records`` would): Ann (a person, if *person*) against the greedy bot, for *turns* turns
+    or to the end."""
+    registry = default_registry()
+    bots = {1: ("greedy", None)} if person else {0: ("random", None), 1: ("greedy", None)}
+    config = PlayOptions(players=2, bots=bots, names={0: "Ann"}).config(registry, seed)
+    writer = RecordWriter(path, frontend="test")
+    game = Game.new(config, registry=registry, plugins=[writer])
+    played = 0
+    while not game.is_over and (turns is None or played < turns):
+        seat = game.state.current_seat
+        if config.seats[seat].is_bot:
+            game.play_bot_turn()
+        else:
+            game.execute(game.legal_actions(seat)[0])
+        played += 1
+    writer.close()
+    return list(game.events)
+
+
+def double_tap(widget: Any) -> None:
+    """Two taps in quick succession (Kivy's double-tap detector is bypassed by test touches,
+    so the second one says what it would have said)."""
+    tap(widget)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.is_double_tap = True
+    touch.double_tap_time = 0.1
+    touch.touch_down()
+    touch.touch_up()
+
+
+def popup_open(screen: Any) -> Callable[[], bool]:
+    return lambda: getattr(screen, "popup", None) is not None and screen.popup._window is not None
+
+
+def entry(popup: Any, name: str) -> Any:
+    """The file chooser's line for *name* in the folder shown, if listed yet."""
+    for node in popup.ids.chooser.layout.ids.treeview.iterate_all_nodes():
+        if getattr(node, "path", None) and Path(node.path).name == name:
+            return node
+    return None
+
+
+def listed(popup: Any) -> list[str]:
+    nodes = popup.ids.chooser.layout.ids.treeview.iterate_all_nodes()
+    return sorted(Path(n.path).name for n in nodes if getattr(n, "path", None))
+
+
+def window_shot(folder: Path | None, name: str) -> None:
+    """Save the window as shown, popups included (they are not in the app's widget tree)."""
+    if folder is not None:
+        saved = Path(Window.screenshot(name=str(folder / name)))
+        saved.replace(folder / name)
+
+
+def home_with_records() -> tuple[Path, Path]:
+    """A home folder (``$HOME``, where the chooser opens) holding ``records/``."""
+    home = Path(os.environ["CINCO_DATA_DIR"]) / "home"
+    records = home / "records"
+    records.mkdir(parents=True, exist_ok=True)
+    os.environ["HOME"] = str(home)
+    return home, records
+
+
+def replay_no_saves(app: CincoApp, folder: Path | None) -> Step:
+    """With no saved game yet, "Replay a saved game" still opens the replay screen, which says
+    so and offers "Open file…"; Cancel closes the chooser and changes nothing."""
+    home, _records = home_with_records()
+    yield settled(app)
+    check(app.manager.current == "start", "the app opens on the start screen")
+    check(not any(autosave_dir().glob("*.jsonl")), "no saved game")
+    button = app.start_screen.ids.replays_button
+    check(not button.disabled, "Replay a saved game is enabled with no saved game")
+    tap(button)
+    yield settled(app)
+    screen = app.replay_screen
+    check(app.manager.current == "replay", "the replay screen opens")
+    check(
+        "No saved games" in screen.message and str(autosave_dir()) in screen.message,
+        f"it says there is no saved game in the folder: {screen.message!r}",
+    )
+    check(not screen.message_is_error, "as a notice, not an error")
+    check(screen.ids.next_button.disabled and screen.ids.slider.disabled, "nothing to step")
+    check(screen.ids.continue_button.disabled, "nothing to continue")
+    check(not screen.ids.open_button.disabled, "Open file… is offered")
+    tap(screen.ids.open_button)
+    yield popup_open(screen)
+    popup = screen.popup
+    check(Path(popup.ids.chooser.path) == home, "the chooser opens in the home folder")
+    check(popup.ids.open_button.disabled, "Open is disabled until a file is chosen")
+    yield 0.3
+    tap(popup.ids.cancel_button)
+    yield lambda: popup._window is None
+    check(app.manager.current == "replay" and "No saved games" in screen.message, "unchanged")
+    tap(screen.ids.back_button)
+    yield settled(app)
+    check(app.manager.current == "start", "Back returns to the start screen")
+
+
+def open_record_file(app: CincoApp, folder: Path | None) -> Step:
+    """Open records from a folder that is not the autosave folder: a finished game shows its
+    last turn; an unfinished one can be played on ("Continue this game")."""
+    _home, records = home_with_records()
+    finished = make_record(records / "finished.jsonl", person=False, seed=3)
+    unfinished = make_record(records / "unfinished.jsonl", person=True, seed=4, turns=7)
+    (records / "notes.txt").write_text("not a record\n")
+    yield settled(app)
+    tap(app.start_screen.ids.replays_button)
+    yield settled(app)
+    screen = app.replay_screen
+    tap(screen.ids.open_button)
+    yield popup_open(screen)
+    popup = screen.popup
+    yield lambda: entry(popup, "records") is not None
+    tap(entry(popup, "records"))
+    yield lambda: entry(popup, "finished.jsonl") is not None
+    yield 0.2
+    check(Path(popup.ids.chooser.path) == records, "a tap on a folder goes into it")
+    check("notes.txt" not in listed(popup), f"only records are listed: {listed(popup)}")
+    tap(entry(popup, "finished.jsonl"))
+    yield 0.1
+    check(popup.ids.chooser.selection == [str(records / "finished.jsonl")], "a tap chooses")
+    check(not popup.ids.open_button.disabled, "Open is enabled")
+    check("finished.jsonl" in popup.ids.chosen.text, "the choice is named")
+    yield 0.3
+    window_shot(folder, "kivy-open-file.png")
+    tap(popup.ids.open_button)
+    yield lambda: popup._window is None
+    yield settled(app)
+    check(app.manager.current == "replay", "the replay screen shows the record")
+    check(not screen.message, f"no problem: {screen.message!r}")
+    final = fold(finished)
+    check(final.is_over, "(the record is of a finished game)")
+    check(screen.step == screen.steps and screen.steps > 0, "it opens on the last turn")
+    check(list(screen.ids.board.board) == list(final.board), "showing the final board")
+    check("finished.jsonl" in screen.record_name, "the file is named in the list")
+    check(screen.ids.continue_button.disabled, "a finished game cannot be continued")
+    tap(screen.ids.first_button)
+    yield 0.05
+    check(screen.step == 0, "and it can be stepped through")
+    # The chooser opens where the last file came from; a double tap opens a file at once.
+    tap(screen.ids.open_button)
+    yield popup_open(screen)
+    popup = screen.popup
+    check(Path(popup.ids.chooser.path) == records, "the chooser opens in the last folder")
+    yield lambda: entry(popup, "unfinished.jsonl") is not None
+    yield 0.2
+    double_tap(entry(popup, "unfinished.jsonl"))
+    yield lambda: popup._window is None
+    yield settled(app)
+    check("unfinished.jsonl" in screen.record_name, "a double tap opened the other record")
+    check(list(screen.ids.board.board) == list(fold(unfinished).board), "showing its last turn")
+    check(not screen.ids.continue_button.disabled, "an unfinished game can be continued")
+    tap(screen.ids.continue_button)
+    yield settled(app)
+    session = app.session
+    assert session is not None
+    check(session.path == records / "unfinished.jsonl", "the game goes on in its own file")
+    check(len(session.game.events) == len(unfinished), "from where the record stops")
+    check(app.manager.current == "game" and app.shown == 0, "Ann's turn is on screen")
+    yield from human_turn(app, random.Random(1))
+    yield settled(app)
+    record = load_record(records / "unfinished.jsonl")
+    check(len(record.events) == len(session.game.events), "and is saved as it goes on")
+
+
+def open_bad_files(app: CincoApp, folder: Path | None) -> Step:
+    """A damaged or foreign file says why it cannot be read, and the app stays usable."""
+    _home, records = home_with_records()
+    good = make_record(records / "good.jsonl", person=False, seed=5)
+    text = (records / "good.jsonl").read_text()
+    lines = text.splitlines(keepends=True)
+    corrupt = records / "corrupt.jsonl"
+    corrupt.write_text("".join(lines[:5]) + '{"type": "card_played", "seat": 0}\n' + lines[5])
+    binary = records / "binary.jsonl"
+    binary.write_bytes(bytes(range(256)) * 4)
+    folder_named_like_a_record = records / "folder.jsonl"
+    folder_named_like_a_record.mkdir()
+    yield settled(app)
+    tap(app.start_screen.ids.replays_button)
+    yield settled(app)
+    screen = app.replay_screen
+    screen.last_folder = records
+    tap(screen.ids.open_button)
+    yield popup_open(screen)
+    popup = screen.popup
+    yield lambda: entry(popup, "corrupt.jsonl") is not None
+    yield 0.2
+    double_tap(entry(popup, "corrupt.jsonl"))
+    yield lambda: popup._window is None
+    yield settled(app)
+    try:
+        load_record(corrupt)
+        raise Failed("the corrupt record should not load")
+    except RecordError as exc:
+        expected = str(exc)
+    check(screen.message_is_error, "an error is shown")
+    check(
+        "corrupt.jsonl" in screen.message and expected in screen.message,
+        f"it names the file and the record's problem ({expected!r}): {screen.message!r}",
+    )
+    check(screen.ids.next_button.disabled and not screen.events, "nothing is stepped through")
+    check(not any(t >= 0 for t in screen.ids.board.board[1:]), "the board is cleared")
+    for bad, words in (
+        (binary, "not a text file"),
+        (folder_named_like_a_record, "cannot read"),
+        (records / "gone.jsonl", "no such file"),
+    ):
+        screen.open_file(bad)
+        yield 0.1
+        check(
+            screen.message_is_error and words in screen.message and bad.name in screen.message,
+            f"{bad.name}: {screen.message!r}",
+        )
+    # A record cut short while saving opens without its last line, and says so.
+    truncated = records / "truncated.jsonl"
+    truncated.write_text(text[: len(text) - 20])
+    screen.open_file(truncated)
+    yield 0.1
+    check(screen.has_game and not screen.message_is_error, "a cut record still opens")
+    check("cut short" in screen.message, f"and says so: {screen.message!r}")
+    check(len(screen.events) == len(good) - 1, "without its last event")
+    # Still usable: the next file opens, the screens still work.
+    screen.open_file(records / "good.jsonl")
+    yield 0.1
+    check(not screen.message and screen.has_game, "a good record opens after bad ones")
+    check(list(screen.ids.board.board) == list(fold(good).board), "showing its last turn")
+    tap(screen.ids.back_button)
+    yield settled(app)
+    check(app.manager.current == "start", "Back works")
+    tap(app.start_screen.ids.start_button)
+    yield settled(app)
+    check(app.session is not None and app.manager.current == "game", "a new game starts")
 
 
 def docs(app: CincoApp, folder: Path | None) -> Step:
@@ -384,6 +630,9 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
     "resume_continue": (resume_continue, PlayOptions(delay=0.0)),
     "start_screen": (start_screen, PlayOptions(delay=0.0)),
     "replay": (replay, PlayOptions(players=2, bots={1: ("greedy", None)}, seed=40, delay=0.0)),
+    "replay_no_saves": (replay_no_saves, PlayOptions(delay=0.0)),
+    "open_record_file": (open_record_file, PlayOptions(delay=0.0)),
+    "open_bad_files": (open_bad_files, PlayOptions(delay=0.0)),
     "docs": (
         docs,
         PlayOptions(

@@ -101,6 +101,25 @@ def test_replay_steps_through_a_game(display: str, tmp_path: Path) -> None:
     run("replay", display, tmp_path)
 
 
+def test_replay_with_no_saved_game_offers_open_file(display: str, tmp_path: Path) -> None:
+    """An empty autosave folder: "Replay a saved game" still opens the replay screen, which
+    says there is nothing saved there and offers "Open file…" (Cancel changes nothing)."""
+    run("replay_no_saves", display, tmp_path)
+
+
+def test_open_a_record_from_another_folder(display: str, tmp_path: Path) -> None:
+    """A record written outside the autosave folder (as by ``cinco --record``) is opened with
+    the file chooser and shown at its last turn; a double tap opens one at once; an unfinished
+    one is played on with "Continue this game", in its own file."""
+    run("open_record_file", display, tmp_path)
+
+
+def test_open_a_bad_file_says_why_and_the_app_goes_on(display: str, tmp_path: Path) -> None:
+    """A corrupt record shows the record's own error (RecordError, with its line), as do a
+    binary file, a folder and a missing file; then a good record opens and a game starts."""
+    run("open_bad_files", display, tmp_path)
+
+
 def test_screenshot_option_writes_a_png(display: str, tmp_path: Path) -> None:
     """``cinco --frontend kivy --screenshot FILE`` renders the configured game and exits."""
     target = tmp_path / "shot.png"

@@ -19,7 +19,7 @@ from cinco.core.events import Event, GameStarted
 from cinco.core.i18n import _
 from cinco.core.record import load_record
 from cinco.core.registry import Registry
-from cinco.core.state import GameState, fold
+from cinco.core.state import FREE, GameState, fold
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions
 
 from .session import (
@@ -52,7 +52,6 @@ class StartScreen(Screen):  # type: ignore[misc]
     """Set up a game by touch: players, teams, variants, who plays each seat."""
 
     can_continue = BooleanProperty(False)
-    can_replay = BooleanProperty(False)
     continue_text = StringProperty("")
 
     def setup(self, registry: Registry, options: PlayOptions) -> None:
@@ -203,7 +202,6 @@ class StartScreen(Screen):  # type: ignore[misc]
     def on_pre_enter(self, *_args: Any) -> None:
         games = unfinished_games()
         self.can_continue = bool(games)
-        self.can_replay = autosave_dir().is_dir() and any(autosave_dir().glob("*.jsonl"))
         if games:
             self.continue_text = _("Continue your last game")
         else:
@@ -396,7 +394,8 @@ class GameOverScreen(Screen):  # type: ignore[misc]
 
 
 class ReplayScreen(Screen):  # type: ignore[misc]
-    """Step through a saved game, turn by turn, as the referee saw it."""
+    """Step through a saved game, turn by turn, as the referee saw it: one from the autosave
+    folder, or any record file chosen with "Open file…"."""
 
     record_names = ListProperty([])
     record_name = StringProperty("")
@@ -405,23 +404,48 @@ class ReplayScreen(Screen):  # type: ignore[misc]
     log = StringProperty("")
     step = NumericProperty(0)
     steps = NumericProperty(0)
+    #: What to tell about the list or the file (no saved games, why a file cannot be read).
+    message = StringProperty("")
+    message_is_error = BooleanProperty(False)
+    #: A game is loaded: the step buttons work.
+    has_game = BooleanProperty(False)
+    #: The game loaded is not over: it can be played on.
+    can_continue = BooleanProperty(False)
 
     def load_list(self, selected: Path | None = None) -> None:
+        """List the autosave folder, newest first, with *selected* (a record from anywhere)
+        at the top, and show *selected*, else the newest saved game."""
         folder = autosave_dir()
-        paths = (
-            sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-            if folder.is_dir()
-            else []
-        )
-        if selected is not None and selected not in paths:
-            paths.insert(0, selected)
-        labels = {path: record_label(path) for path in paths[:40]}
+        try:
+            paths = (
+                sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+                if folder.is_dir()
+                else []
+            )
+        except OSError:  # the folder cannot be read: the picker still works
+            paths = []
+        paths = paths[:40]
+        outside = None
+        if selected is not None:
+            selected = Path(selected).expanduser().absolute()
+            same = [p for p in paths if p.absolute() == selected]
+            if same:
+                selected = same[0]
+            else:
+                paths.insert(0, selected)
+                outside = selected
+        labels = unique_labels(paths, outside)
         self.paths = {label: path for path, label in labels.items()}
         self.record_names = list(self.paths)
+        self.current: Path | None = None
         chosen = selected if selected is not None else (paths[0] if paths else None)
         if chosen is None:
-            self.events: list[Event] = []
-            self.position = _("No saved games yet")
+            self.clear()
+            self.record_name = ""
+            self.message = _("No saved games in {folder} yet — open a record file.").format(
+                folder=folder
+            )
+            self.message_is_error = False
             return
         if self.record_name == labels[chosen]:
             self.load(chosen)
@@ -432,20 +456,72 @@ class ReplayScreen(Screen):  # type: ignore[misc]
         if path is not None:
             self.load(path)
 
+    def clear(self) -> None:
+        """Nothing loaded: an empty board and no steps."""
+        self.events: list[Event] = []
+        self.bounds: list[int] = []
+        self.has_game = False
+        self.can_continue = False
+        self.steps = 0
+        self.step = 0
+        self.position = ""
+        self.move = ""
+        self.log = ""
+        board = self.ids.board
+        board.board = [FREE] * len(board.board)
+        board.line = []
+        board.last = 0
+
     def load(self, path: Path) -> None:
+        self.current = path
+        self.message = ""
         try:
-            self.events = list(load_record(path).events)
-        except CincoError as exc:
-            self.events = []
-            self.position = str(exc)
+            record = load_record(path)
+            self.events = list(record.events)
+            first = self.events[0]
+            if not isinstance(first, GameStarted):  # load_record checks it; never crash
+                raise CincoError(_("the first event must be game_started"))
+            self.bounds = turn_boundaries(self.events)
+            over = fold(self.events).is_over
+        except Exception as exc:  # a damaged or foreign file: say why, never crash
+            self.clear()
+            reason = str(exc) if isinstance(exc, CincoError | OSError) else repr(exc)
+            self.message = _("Cannot open {name}: {reason}").format(name=path.name, reason=reason)
+            self.message_is_error = True
             return
-        self.bounds = turn_boundaries(self.events)
-        first = self.events[0]
-        assert isinstance(first, GameStarted)
         self.config = first.config
+        # Worth telling, not an error: a last line cut short, a variant not installed here.
+        self.message = " ".join(record.warnings)
+        self.message_is_error = False
+        self.has_game = True
+        self.can_continue = not over
         self.steps = len(self.bounds) - 1
         self.step = -1
         self.go(self.steps)
+
+    def open_file(self, path: Path) -> None:
+        """Show the record at *path* (from the file chooser), remembering its folder."""
+        self.last_folder = Path(path).expanduser().absolute().parent
+        self.load_list(selected=path)
+
+    def pick_file(self) -> None:
+        """Open the file chooser, in the folder used last or the home folder."""
+        from .chooser import OpenRecordPopup, start_folder
+
+        popup = OpenRecordPopup(start_folder(getattr(self, "last_folder", None)), self.open_file)
+        self.popup = popup
+        popup.open()
+
+    def continue_game(self) -> None:
+        """Play on from the end of the game shown (it goes on in the same file)."""
+        path = getattr(self, "current", None)
+        if path is None or not self.can_continue:
+            return
+        try:
+            app().resume(path)
+        except (CincoError, OSError) as exc:
+            self.message = _("Cannot continue {name}: {reason}").format(name=path.name, reason=exc)
+            self.message_is_error = True
 
     def go(self, step: int) -> None:
         if not getattr(self, "events", None):
@@ -466,3 +542,19 @@ class ReplayScreen(Screen):  # type: ignore[misc]
         self.move = "\n".join(s for s in said if s) or _("The cards are dealt.")
         self.log = "\n".join(log_lines(self.events[:count], self.config, limit=40))
         self.ids.log_scroll.scroll_y = 0
+
+
+def unique_labels(paths: list[Path], outside: Path | None = None) -> dict[Path, str]:
+    """How each record is listed; a file from outside the autosave folder by its name, and
+    two records that would read the same are told apart by a number."""
+    labels: dict[Path, str] = {}
+    seen: set[str] = set()
+    for path in paths:
+        label = record_label(path, by_name=path == outside)
+        base, n = label, 2
+        while label in seen:
+            label = f"{base} ({n})"
+            n += 1
+        seen.add(label)
+        labels[path] = label
+    return labels

@@ -91,13 +91,26 @@ def unfinished_games(folder: Path | None = None, newest: int = 20) -> list[Path]
     return [path for _mtime, path in sorted(found, reverse=True)]
 
 
-def record_label(path: Path) -> str:
-    """How a saved game is listed: when, who, and whether it is over."""
-    stamp = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
+def record_label(path: Path, by_name: bool = False) -> str:
+    """How a saved game is listed: when (or, *by_name*, its file's name), who, and whether it
+    is over.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     damaged = Path(folder) / "mine.jsonl"
+    ...     _ = damaged.write_text("nonsense")
+    ...     record_label(damaged, by_name=True)
+    'mine.jsonl'
+    """
+    try:
+        stamp = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:  # gone or unreadable: still listed, and opening it says why
+        return path.name if by_name else path.stem
+    first_part = path.name if by_name else stamp
     try:
         events = load_record(path).events
     except Exception:  # a damaged file is still listed, by name
-        return f"{stamp} · {path.stem}"
+        return path.name if by_name else f"{stamp} · {path.stem}"
     first = events[0]
     names = (
         ", ".join(seat.name for seat in first.config.seats)
@@ -106,7 +119,7 @@ def record_label(path: Path) -> str:
     )
     over = any(isinstance(event, GameEnded) for event in events)
     status = _("finished") if over else _("unfinished")
-    return f"{stamp} · {names} · {status}"
+    return f"{first_part} · {names} · {status}"
 
 
 def describe(event: Event, config: GameConfig) -> str | None:
