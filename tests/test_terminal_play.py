@@ -169,6 +169,32 @@ def test_undo_goes_back_to_the_previous_turn(tmp_path: Path) -> None:
     assert f"Game saved in {record}" in result.output
 
 
+def test_undo_after_the_end_takes_the_last_move_back(tmp_path: Path) -> None:
+    """Once a game against bots is over, ``u`` still takes the person's last move back (and
+    the bots' answers), and the game goes on from there; Enter or the end of input leaves."""
+    options = options_for(2, None, (), {1: "greedy"}, 13)
+    script, game = play_script(options, policy_seed=2)
+    assert game.is_over
+    record = tmp_path / "g.jsonl"
+    args = cli_args(2, None, (), {1: "greedy"}, 13, record)
+
+    result = run(args, script.text + "u\nq\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "u takes your last move back" in result.output
+    assert "Undone: it is your turn again." in result.output
+    kept = load_record(record).events
+    # Back to the start of the person's last turn: the game is not over, and its log is the
+    # finished game's log up to that turn.
+    assert not fold(kept).is_over and fold(kept).current_seat == 0
+    assert dicts(kept) == dicts(list(game.events)[: len(kept)])
+    assert f"Game saved in {record}" in result.output
+
+    left = run(args, script.text + "\n", tmp_path)
+    assert left.exit_code == 0, left.output
+    assert "Undone" not in left.output
+    assert dicts(load_record(record).events) == dicts(list(game.events))
+
+
 def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
     """``q`` saves; ``--resume`` continues the same game to the end."""
     options = options_for(3, None, (), {1: "greedy", 2: "greedy"}, 4)

@@ -88,12 +88,16 @@ class TerminalGame:
 
     def run(self) -> None:
         try:
-            while not self.game.is_over:
-                seat = self.game.state.current_seat
-                if self.game.config.seats[seat].is_bot:
-                    self.bot_turn(seat)
-                else:
-                    self.human_turn(seat)
+            while True:
+                while not self.game.is_over:
+                    seat = self.game.state.current_seat
+                    if self.game.config.seats[seat].is_bot:
+                        self.bot_turn(seat)
+                    else:
+                        self.human_turn(seat)
+                self.finish()
+                if not self.take_back_after_the_end():
+                    return
         except QuitGame:
             self.session.close()
             self.saved_message()
@@ -117,7 +121,6 @@ class TerminalGame:
             )
             self.saved_message()
             raise SystemExit(1) from None
-        self.finish()
 
     def saved_message(self) -> None:
         path = self.session.path
@@ -138,6 +141,30 @@ class TerminalGame:
         path = self.session.path
         self.screen.say(_("The game is recorded in {path}").format(path=path))
         self.screen.say(_("Replay it with: cinco replay {path}").format(path=path))
+
+    def take_back_after_the_end(self) -> bool:
+        """In a game of one person against bots, offer to take their last move back once the
+        game is over, as ``u`` does during it. Returns whether they did."""
+        humans = self.session.humans
+        if len(humans) != 1:
+            return False
+        seat = humans[0]
+        target = self.session.undo_target(seat)
+        if isinstance(target, str):
+            return False
+        try:
+            answer = self.screen.ask(_("u takes your last move back, Enter leaves: "))
+        except QuitGame:  # the end of input: leave
+            return False
+        if not isinstance(parsing.parse(answer), parsing.Undo):
+            return False
+        self.undo(target)
+        return True
+
+    def undo(self, target: int) -> None:
+        self.session.rewind(target)
+        self.printed = {v: len(n.lines) for v, n in self.session.narrators.items()}
+        self.notice = _("Undone: it is your turn again.")
 
     # -- drawing -----------------------------------------------------------------------------
 
@@ -260,9 +287,7 @@ class TerminalGame:
                 if isinstance(target, str):
                     message = target
                     continue
-                self.session.rewind(target)
-                self.printed = {v: len(n.lines) for v, n in self.session.narrators.items()}
-                self.notice = _("Undone: it is your turn again.")
+                self.undo(target)
                 return
             command: Command | None = None
             if isinstance(intent, parsing.Empty):
