@@ -352,7 +352,9 @@ def replay(app: CincoApp, folder: Path | None) -> Step:
     tap(screen.ids.previous_button)
     yield 0.05
     check(screen.step == 2, "previous goes back")
+    screen.ids.slider.value = screen.steps - 6  # as if dragged: a board with a game on it
     yield 0.3  # the button is drawn released again
+    check(screen.step == screen.steps - 6, "the slider moves through the game")
     shot(app, folder, "kivy-replay.png")
 
 
