@@ -44,3 +44,27 @@ def test_random_bot_is_uniform_over_legal_actions():
     counts = Counter(bot.choose(game.view(0), legal) for _ in range(40 * len(legal)))
     assert set(counts) == set(legal)
     assert max(counts.values()) < 3 * min(counts.values())
+
+
+def test_two_greedy_bots_play_their_game_out():
+    """On an empty board nothing is worth a card to greedy; with a full hand it must still play
+    (exchanging only a hand of high cards), or two greedy bots would exchange until the turn
+    limit (E4). Their games end with a line."""
+    summary = simulate(default_registry(), players=2, bots=["greedy", "greedy"], games=20, seed=9)
+    assert sum(summary.wins.values()) >= 17, summary
+    assert summary.actions < 20 * 200  # real games, not 1,000 turns of exchanges
+
+
+def test_greedy_exchanges_only_a_hand_of_high_cards():
+    """With a full hand and nothing worth a card, greedy exchanges four high cards but plays a
+    hand holding a low card."""
+    from positions import position
+
+    from cinco.core.commands import Exchange, PlayCard
+    from cinco.core.rules import legal_actions
+    from cinco.plugins.bots.greedy import GreedyBot
+
+    for hand, expected in (([50, 61, 77, 88], Exchange), ([12, 61, 77, 88], PlayCard)):
+        state = position(2, {0: hand}, current=0)
+        legal = legal_actions(state, default_registry().rules_for(state.config))
+        assert isinstance(GreedyBot(0).choose(state, legal), expected), hand

@@ -4,7 +4,9 @@ It scores every free space it can reach by the lines of five through it: windows
 still complete (more tokens already there: worth more), and windows an opponent is building
 (more tokens: more urgent to block). It plays the best space with the highest card that reaches
 it, keeping low cards, which reach more of the board, for later. When nothing on the board is
-worth a card it draws, or exchanges a hand of high cards.
+worth a card it draws while its hand has room; with a full hand it exchanges only a hand of
+high cards, and otherwise plays its best move (so that two greedy bots facing an empty board
+do not exchange for ever).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ BLOCK_WEIGHTS = (0.0, 2.0, 12.0, 90.0, 20_000.0)
 CARD_COST = 0.08
 # Below this a move is not worth a card: draw instead (when the hand has room).
 WORTH_PLAYING = 9.0
+# A full hand whose every card is above this reaches only the rim of the board: exchange it
+# rather than make a weak move. (A fresh hand is all above it only about one time in sixteen.)
+EXCHANGE_ABOVE = 45
 
 
 @cache
@@ -96,9 +101,11 @@ class GreedyBot:
             return Draw(self.seat)
         if burnable is not None:
             return PlayCard(self.seat, burnable, None)
-        if legal.can_exchange and len(view.hands[self.seat]) == HAND_LIMIT:
+        hand = view.hands[self.seat]
+        if legal.can_exchange and len(hand) == HAND_LIMIT and min(hand) > EXCHANGE_ABOVE:
             return Exchange(self.seat)
-        assert best is not None
+        if best is None:  # nothing to place and nothing to burn: only an exchange is left
+            return Exchange(self.seat)
         return self._highest_card_for(best[1], legal)
 
     def _highest_card_for(self, command: Command, legal: LegalActions) -> Command:
