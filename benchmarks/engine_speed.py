@@ -23,11 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from kernel_speed import reference_rollout  # a sibling script: benchmarks/ is on sys.path
+
 import cinco
 from cinco.core.board import SPACES, line_through
 from cinco.core.events import CardPlayed, TurnEnded
 from cinco.core.record import load_record
-from cinco.core.rules import decide_steps, legal_actions, setup_events
 from cinco.core.state import evolve, fold, project
 from cinco.plugins.record_writer import RecordWriter
 
@@ -104,19 +105,11 @@ def bare_games(games: int) -> tuple[int, float]:
     return turns, time.perf_counter() - started
 
 
-def rules_games(games: int, registry: cinco.Registry) -> tuple[int, float]:
-    """The same games on the engine's rule code alone: no store, no views, no hooks."""
-    turns = 0
+def rules_games(games: int) -> tuple[int, float]:
+    """The same games on the engine's rule code alone: no store, no views, no hooks (the
+    reference engine of ``kernel_speed.py``)."""
     started = time.perf_counter()
-    for seed in range(games):
-        config = registry.configure(2, seed=seed, turn_limit=TURN_LIMIT)
-        rules = registry.rules_for(config)
-        rng = random.Random(seed)
-        state = fold(setup_events(config))
-        while state.result is None:
-            legal = legal_actions(state, rules)
-            state = decide_steps(state, legal[rng.randrange(len(legal))], rules, legal)[-1][1]
-        turns += state.turn
+    turns = sum(reference_rollout(seed) for seed in range(games))
     return turns, time.perf_counter() - started
 
 
@@ -124,7 +117,7 @@ def best_rates(games: int, rounds: int, registry: cinco.Registry) -> dict[str, f
     """Actions per second of each loop: the best of *rounds* rounds, the loops taking turns."""
     loops = {
         "engine": lambda: engine_games(games, registry),
-        "rules": lambda: rules_games(games, registry),
+        "rules": lambda: rules_games(games),
         "bare": lambda: bare_games(games),
     }
     best = dict.fromkeys(loops, 0.0)

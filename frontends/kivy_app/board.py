@@ -49,17 +49,23 @@ def fill_polygon(points: list[float]) -> Mesh:
     return Mesh(vertices=vertices, indices=list(range(len(points) // 2)), mode="triangle_fan")
 
 
+def triangle_points(cx: float, cy: float, radius: float) -> list[float]:
+    """The corners of a team's triangle centred on ``(cx, cy)``, as Kivy's flat point list
+    (a little larger and lower than the circle, so that both look the same size)."""
+    r = radius * 1.22
+    points: list[float] = []
+    for i in range(3):
+        angle = math.radians(90 + 120 * i)
+        points += [cx + r * math.cos(angle), cy - r * 0.12 + r * math.sin(angle)]
+    return points
+
+
 def draw_shape(shape: str, cx: float, cy: float, radius: float) -> None:
     """Draw a team's token shape (in the current colour) centred on ``(cx, cy)``."""
     if shape == "circle":
         Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
     elif shape == "triangle":
-        r = radius * 1.22
-        points = []
-        for i in range(3):
-            angle = math.radians(90 + 120 * i)
-            points += [cx + r * math.cos(angle), cy - r * 0.12 + r * math.sin(angle)]
-        fill_polygon(points)
+        fill_polygon(triangle_points(cx, cy, radius))
     else:
         side = radius * 1.68
         Rectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side))
@@ -69,12 +75,7 @@ def outline_shape(shape: str, cx: float, cy: float, radius: float, width: float)
     if shape == "circle":
         Line(circle=(cx, cy, radius), width=width)
     elif shape == "triangle":
-        r = radius * 1.22
-        points = []
-        for i in range(3):
-            angle = math.radians(90 + 120 * i)
-            points += [cx + r * math.cos(angle), cy - r * 0.12 + r * math.sin(angle)]
-        Line(points=points, close=True, width=width, joint="round")
+        Line(points=triangle_points(cx, cy, radius), close=True, width=width, joint="round")
     else:
         side = radius * 1.68
         Line(rectangle=(cx - side / 2, cy - side / 2, side, side), width=width, joint="round")

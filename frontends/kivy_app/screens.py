@@ -411,6 +411,14 @@ class ReplayScreen(Screen):  # type: ignore[misc]
     has_game = BooleanProperty(False)
     #: The game loaded is not over: it can be played on.
     can_continue = BooleanProperty(False)
+    #: The record shown, and the folder the file chooser used last.
+    current: Path | None = None
+    last_folder: Path | None = None
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: The records listed, by label.
+        self.paths: dict[str, Path] = {}
 
     def load_list(self, selected: Path | None = None) -> None:
         """List the autosave folder, newest first, with *selected* (a record from anywhere)
@@ -437,7 +445,7 @@ class ReplayScreen(Screen):  # type: ignore[misc]
         labels = unique_labels(paths, outside)
         self.paths = {label: path for path, label in labels.items()}
         self.record_names = list(self.paths)
-        self.current: Path | None = None
+        self.current = None
         chosen = selected if selected is not None else (paths[0] if paths else None)
         if chosen is None:
             self.clear()
@@ -452,7 +460,7 @@ class ReplayScreen(Screen):  # type: ignore[misc]
         self.record_name = labels[chosen]
 
     def choose(self, name: str) -> None:
-        path = getattr(self, "paths", {}).get(name)
+        path = self.paths.get(name)
         if path is not None:
             self.load(path)
 
@@ -508,13 +516,13 @@ class ReplayScreen(Screen):  # type: ignore[misc]
         """Open the file chooser, in the folder used last or the home folder."""
         from .chooser import OpenRecordPopup, start_folder
 
-        popup = OpenRecordPopup(start_folder(getattr(self, "last_folder", None)), self.open_file)
+        popup = OpenRecordPopup(start_folder(self.last_folder), self.open_file)
         self.popup = popup
         popup.open()
 
     def continue_game(self) -> None:
         """Play on from the end of the game shown (it goes on in the same file)."""
-        path = getattr(self, "current", None)
+        path = self.current
         if path is None or not self.can_continue:
             return
         try:

@@ -104,8 +104,7 @@ class GreedyBot:
         hand = view.hands[self.seat]
         if legal.can_exchange and len(hand) == HAND_LIMIT and min(hand) > EXCHANGE_ABOVE:
             return Exchange(self.seat)
-        if best is None:  # nothing to place and nothing to burn: only an exchange is left
-            return Exchange(self.seat)
+        assert best is not None  # an empty hand can draw, a hand that burns has burned
         return self._highest_card_for(best[1], legal)
 
     def _highest_card_for(self, command: Command, legal: LegalActions) -> Command:

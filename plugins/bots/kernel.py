@@ -403,12 +403,15 @@ class Kernel:
 
     def exchange(self) -> None:
         """A4: discard the hand of four face down, draw four."""
+        self._swap_hand()
+        self._end_turn()
+
+    def _swap_hand(self) -> None:
         hand = self.hands[self.seat]
         self.discard.extend(hand)
         hand.clear()
         for _i in range(HAND_LIMIT):
             self._draw_one(hand)
-        self._end_turn()
 
     def _draw_one(self, hand: list[int]) -> None:
         if not self.draw:
@@ -592,11 +595,7 @@ class RuleSetKernel(Kernel):
     def exchange(self) -> None:
         from cinco.core.commands import Exchange
 
-        hand = self.hands[self.seat]
-        self.discard.extend(hand)
-        hand.clear()
-        for _i in range(HAND_LIMIT):
-            self._draw_one(hand)
+        self._swap_hand()
         if not self._check_end(Exchange(self.seat)):
             self._advance()
 
