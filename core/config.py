@@ -15,7 +15,9 @@ from typing import Any
 from .errors import ConfigError
 from .i18n import _
 
-#: P1: the player counts Cinco is played with.
+#: P1: the player counts of the standard game. Which counts a game may have is up to the
+#: installed layouts (:meth:`cinco.core.registry.Registry.player_counts`); this is only what
+#: the built-in layout plugins register.
 PLAYER_COUNTS = (2, 3, 4, 6)
 
 
@@ -72,18 +74,16 @@ class GameConfig:
     teams: int
     layout: str
     variants: tuple[str, ...] = ()
-    seed: int = 0
+    #: Fixes every shuffle (``None``: :meth:`cinco.core.game.Game.new` draws one from the
+    #: operating system). Only the referee sees it; every other view holds ``None``.
+    seed: int | None = None
     first_seat: int | None = None
     turn_limit: int | None = None
     options: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def __post_init__(self) -> None:
         players = len(self.seats)
-        if players not in PLAYER_COUNTS:
-            raise ConfigError(
-                _("Cinco is played by 2, 3, 4 or 6 players, not {n}.").format(n=players)
-            )
-        if self.teams < 2 or players % self.teams:
+        if self.teams < 2 or players < self.teams or players % self.teams:
             raise ConfigError(
                 _("{players} players cannot form {teams} equal teams.").format(
                     players=players, teams=self.teams
@@ -105,13 +105,13 @@ class GameConfig:
         names: tuple[str, ...] | None = None,
         **kwargs: Any,
     ) -> GameConfig:
-        """A configuration with default names; teams follow P2 (6 players: 2 teams of 3)."""
-        if players not in PLAYER_COUNTS:
-            raise ConfigError(
-                _("Cinco is played by 2, 3, 4 or 6 players, not {n}.").format(n=players)
-            )
+        """A configuration with default names. Without *teams*, the layout (*layout*, or the
+        first installed for *players*) says how many: P2, from the layout plugins."""
         if teams is None:
-            teams = {2: 2, 3: 3, 4: 2, 6: 2}[players]
+            from .registry import default_registry
+
+            chosen = default_registry().layout(players, layout)
+            teams, layout = chosen.teams, chosen.name
         seat_bots = bots or (None,) * players
         seat_names = names or DEFAULT_NAMES[:players]
         seats = tuple(Seat(name=seat_names[i], bot=seat_bots[i]) for i in range(players))
@@ -164,10 +164,18 @@ class GameConfig:
                 teams=int(data["teams"]),
                 layout=str(data["layout"]),
                 variants=tuple(str(v) for v in data.get("variants", ())),
-                seed=int(data.get("seed", 0)),
+                seed=None if data.get("seed") is None else _whole(data["seed"], "seed"),
                 first_seat=data.get("first_seat"),
                 turn_limit=data.get("turn_limit"),
                 options=dict(data.get("options") or {}),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(_("Malformed game configuration: {error}").format(error=exc)) from exc
+
+
+def _whole(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(
+            _("The {name} must be a whole number, not {value!r}.").format(name=name, value=value)
+        )
+    return value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class CincoError(Exception):
     """Base class of every error Cinco raises on purpose."""
@@ -14,15 +16,36 @@ class ConfigError(CincoError, ValueError):
 class IllegalCommand(CincoError):
     """A command was refused by the rules; nothing changed.
 
-    ``code`` is a stable machine-readable name (for bots, tests and network clients); the
-    message is for people.
+    A refusal is data: ``code`` is a stable machine-readable name (for bots, tests and network
+    clients) and ``params`` its parameters; :attr:`message` puts them into words
+    (:func:`cinco.core.messages.render`). ``IllegalCommand("words")`` still works, for plugins
+    that raise their own: the words become the ``text`` parameter.
+
+    >>> SpaceTaken(space=34).to_dict()
+    {'code': 'space_taken', 'params': {'space': 34}}
+    >>> str(SpaceTaken(space=34))
+    'Space 34 is already taken.'
     """
 
     code = "illegal"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | None = None, /, **params: Any) -> None:
+        if message is not None:
+            params = {"text": message, **params}
+        self.params: dict[str, Any] = params
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        from .messages import render
+
+        return render(self.code, self.params)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The refusal as the seat protocol sends it."""
+        from .messages import freeze, thaw
+
+        return {"code": self.code, "params": thaw(freeze(self.params))}
 
 
 class GameOver(IllegalCommand):
@@ -96,7 +119,24 @@ class RuleHookError(IllegalCommand, PluginError):
 
     code = "plugin_failed"
 
-    def __init__(self, message: str, plugin: str = "", hook: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, plugin: str = "", hook: str = "", error: str = "") -> None:
+        super().__init__(plugin=plugin, hook=hook, error=error)
         self.plugin = plugin
         self.hook = hook
+
+
+class TableRefusal(IllegalCommand):
+    """The table refused a request (not a seat, undo not allowed, the record failed, ...).
+    ``code`` says which; it is set per instance."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        super().__init__(**params)
+
+
+class MalformedCommand(IllegalCommand):
+    """A command whose fields are not what a command holds: a seat, card or space that is not
+    a whole number (``40.0``, ``False``), or an object that is not a command at all. Refused
+    before the rules look at it, so that nothing malformed reaches the log."""
+
+    code = "malformed_command"

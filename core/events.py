@@ -8,7 +8,7 @@ Fields that only some viewers may see hold ``None`` in the other viewers' projec
 >>> event
 CardPlayed(seat=0, card=34, space=36)
 >>> event.to_dict()
-{'type': 'card_played', 'v': 1, 'seat': 0, 'card': 34, 'space': 36}
+{'type': 'card_played', 'v': 2, 'seat': 0, 'card': 34, 'space': 36}
 >>> event_from_dict(event.to_dict()) == event
 True
 >>> CardDrawn(seat=1, card=12).seen_by(0)
@@ -24,10 +24,13 @@ from ._quick import quick_init
 from .config import GameConfig
 from .errors import ConfigError, EventError
 from .i18n import _
+from .messages import TEMPLATES, Param, freeze, render, thaw
 
 #: Version of the event schema. Bump it (and teach :func:`event_from_dict` to read the old
 #: one) whenever an event's fields change meaning.
-EVENT_VERSION = 1
+EVENT_VERSION = 2
+#: Older versions :func:`event_from_dict` still reads (a record is never rewritten).
+READABLE_VERSIONS = (1, 2)
 
 #: Who looks at the stream: a seat number, SPECTATOR (public facts only) or REFEREE (all).
 Viewer = int | None | str
@@ -62,16 +65,16 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     """The game is configured and the first player chosen (P5). Public, except the seed: it
-    fixes every shuffle, so whoever knows it knows the deck (S2). Others see seed 0."""
+    fixes every shuffle, so whoever knows it knows the deck (S2). Others see no seed."""
 
     type: ClassVar[str] = "game_started"
     config: GameConfig
     first_seat: int
 
     def seen_by(self, viewer: Viewer) -> Event:
-        if viewer == REFEREE or self.config.seed == 0:
+        if viewer == REFEREE or self.config.seed is None:
             return self
-        return GameStarted(config=replace(self.config, seed=0), first_seat=self.first_seat)
+        return GameStarted(config=replace(self.config, seed=None), first_seat=self.first_seat)
 
 
 @quick_init
@@ -166,12 +169,58 @@ class GameEnded(Event):
 @dataclass(frozen=True, slots=True)
 class Notice(Event):
     """Something players should be told that changes no state (a plugin failed, a bot's move
-    was replaced, ...). ``seat`` is who it concerns, if anyone."""
+    was replaced, ...). A notice is data: ``code`` and ``params`` (words come from
+    :func:`cinco.core.messages.render`). ``seat`` is who it concerns, if anyone; ``private``
+    holds parameters only that seat (and the referee) may see, such as the move a bot tried.
+
+    >>> notice = Notice("bot_replaced", (("name", "Bob"),), seat=1, private=(("move", "34"),))
+    >>> notice.seen_by(0)
+    Notice(code='bot_replaced', params=(('name', 'Bob'),), seat=1, private=None)
+    >>> notice.seen_by(1) == notice
+    True
+    """
 
     type: ClassVar[str] = "notice"
-    kind: str
-    text: str
+    code: str
+    params: tuple[tuple[str, Param], ...] = ()
     seat: int | None = None
+    private: tuple[tuple[str, Param], ...] | None = None
+
+    def seen_by(self, viewer: Viewer) -> Event:
+        if self.private is None or viewer == REFEREE or viewer == self.seat:
+            return self
+        return Notice(code=self.code, params=self.params, seat=self.seat, private=None)
+
+    @property
+    def text(self) -> str:
+        """The notice in words, as whoever holds this copy of it may read it."""
+        text = render(self.code, dict(self.params))
+        if self.private is not None and f"{self.code}_detail" in TEMPLATES:
+            text += " " + render(f"{self.code}_detail", dict(self.private))
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        data = Event.to_dict(self)
+        data["params"] = thaw(self.params)
+        if self.private is None:
+            del data["private"]
+        else:
+            data["private"] = thaw(self.private)
+        return data
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Undone(Event):
+    """``seat`` took back the game to the state after the first ``back_to`` events of the log.
+
+    Nothing is removed: the moves taken back stay in the log, before this event, and the
+    state after it is the state after event ``back_to`` (:func:`cinco.core.state.fold`).
+    """
+
+    type: ClassVar[str] = "undone"
+    seat: int
+    back_to: int
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -185,6 +234,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TurnEnded,
         GameEnded,
         Notice,
+        Undone,
     )
 }
 
@@ -215,6 +265,21 @@ def _check(value: Any, annotation: str, name: str) -> Any:
         ):
             raise EventError(_("field '{name}' must be a list of numbers").format(name=name))
         return tuple(value)
+    if base == "tuple[tuple[str, Param], ...]":
+        if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+            raise EventError(_("field '{name}' must be an object").format(name=name))
+        for item in value.values():
+            plain = item is None or isinstance(item, str | int | float | bool)
+            numbers = isinstance(item, list) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in item
+            )
+            if not (plain or numbers):
+                raise EventError(
+                    _("field '{name}' may hold only numbers, text and lists of numbers").format(
+                        name=name
+                    )
+                )
+        return freeze(value)
     if base == "GameConfig":
         if not isinstance(value, dict):
             raise EventError(_("field '{name}' must be an object").format(name=name))
@@ -240,7 +305,9 @@ def event_from_dict(data: Any) -> Event:
     if cls is None:
         raise EventError(_("unknown event type {kind!r}").format(kind=kind))
     version = data.get("v")
-    if version != EVENT_VERSION:
+    if isinstance(version, int) and not isinstance(version, bool) and version == 1:
+        data = _from_version_1(kind, data)
+    elif version != EVENT_VERSION:
         raise EventError(
             _(
                 "{kind}: event version {v!r} is not supported (this Cinco reads version {ours})"
@@ -263,3 +330,18 @@ def event_from_dict(data: Any) -> Event:
         except EventError as exc:
             raise EventError(f"{kind}: {exc}") from None
     return cls(**values)
+
+
+def _from_version_1(kind: object, data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 event in version 2's fields: only notices changed (words became codes)."""
+    if kind != "notice":
+        return data
+    text = data.get("text")
+    notice_kind = data.get("kind")
+    if not isinstance(text, str) or not isinstance(notice_kind, str):
+        raise EventError(_("notice: a version-1 notice needs 'kind' and 'text'"))
+    converted: dict[str, Any] = {"type": kind, "v": EVENT_VERSION, "code": notice_kind}
+    converted["params"] = {"text": text}
+    if "seat" in data:
+        converted["seat"] = data["seat"]
+    return converted

@@ -11,18 +11,21 @@ TurnEnded(seat=0, action='exchange', next_seat=1)
 from __future__ import annotations
 
 import random
+import secrets
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from .commands import Command
 from .config import GameConfig
-from .errors import ConfigError, EventError
-from .events import REFEREE, Event, GameEnded, GameStarted, Notice, Viewer
+from .errors import ConfigError, EventError, TableRefusal
+from .events import REFEREE, Event, GameEnded, GameStarted, Notice, Undone, Viewer
 from .i18n import _
 from .loading import Conflict, PluginProblem, describe_error, logger
+from .messages import freeze, render
 from .rules import LegalActions, RuleSet, decide_steps, legal_actions, setup_events
-from .state import HAND_LIMIT, GameState, evolve, project, start
+from .state import HAND_LIMIT, GameState, evolve, project, start, undo
 from .store import EventStore
 from .verify import check_turns
 
@@ -83,6 +86,7 @@ class Game:
 
         self.config = config
         self.registry = registry if registry is not None else default_registry()
+        self.registry.check_layout(config)
         # Games without plugins of their own share their variants' rule set (see rules_for).
         self.rules: RuleSet = self.registry.rules_for(config, shared=not plugins)
         for plugin in plugins:
@@ -101,6 +105,11 @@ class Game:
         self._view_configs: dict[Viewer, GameConfig] = {}
         self._bots: dict[int, Bot] = {}
         self._notify = True
+        #: How deep the game is in storing an event (and telling hooks and subscribers of it):
+        #: a command given meanwhile would be decided on a half-stored turn, so it is refused.
+        self._storing = 0
+        #: Subscribers that raised: each is switched off and reported once.
+        self.store.on_error = self._subscriber_failed
 
     # -- creating -----------------------------------------------------------------------------
 
@@ -112,7 +121,12 @@ class Game:
         registry: Registry | None = None,
         plugins: Sequence[object] = (),
     ) -> Game:
-        """A new game: shuffle, deal, choose the first player (S1, P5)."""
+        """A new game: shuffle, deal, choose the first player (S1, P5).
+
+        A configuration without a seed gets one from the operating system: a seed fixes every
+        shuffle, so a seed anyone could guess would tell them the deck."""
+        if config.seed is None:
+            config = replace(config, seed=secrets.randbits(63))
         game = cls(config, registry=registry, plugins=plugins)
         game._dispatching += 1  # a plugin's notice waits until the deal is complete
         try:
@@ -123,7 +137,15 @@ class Game:
         game._flush_notices()
         for conflict in game._conflicts():
             # Say which plugin's variant, layout or bot this game uses (the first registered).
-            game.notice("plugin_conflict", conflict.message)
+            game.notice(
+                "plugin_conflict",
+                {
+                    "kind": conflict.kind,
+                    "name": conflict.name,
+                    "used": conflict.used,
+                    "others": ", ".join(conflict.ignored),
+                },
+            )
         game._call("cinco_game_started", game)
         return game
 
@@ -167,14 +189,20 @@ class Game:
         if after is None:
             if isinstance(event, GameStarted) and self._state is None:
                 after = start(event)
+            elif type(event) is Undone:
+                after = undo(list(self.store), event)
             else:
                 after = evolve(self._require_state(), event)
         self._state = after
-        self.store.append(event)
-        if self._notify:
-            self._call("cinco_event", self, event)
-            if type(event) is GameEnded:
-                self._call("cinco_game_ended", self)
+        self._storing += 1
+        try:
+            self.store.append(event)
+            if self._notify:
+                self._call("cinco_event", self, event)
+                if type(event) is GameEnded:
+                    self._call("cinco_game_ended", self)
+        finally:
+            self._storing -= 1
 
     def _require_state(self) -> GameState:
         if self._state is None:
@@ -235,14 +263,30 @@ class Game:
     def _plugin_failed(self, name: str, hook: str, exc: Exception) -> None:
         self._disabled.add(name)
         plugin = self.registry.describe(name.removeprefix("game:"))
-        text = _(
-            "Plugin {plugin} failed in {hook} ({error}); it is switched off for this game."
-        ).format(plugin=plugin, hook=hook, error=describe_error(exc))
+        params = {"plugin": plugin, "hook": hook, "error": self.scrub(describe_error(exc))}
+        text = render("plugin_switched_off", params)
         logger.warning("%s", text)
         self.problems.append(PluginProblem(plugin, hook, text))
-        notice = Notice(kind="plugin_failed", text=text)
         if self._notify:
+            self._pending.append(Notice(code="plugin_switched_off", params=freeze(params)))
+
+    def _subscriber_failed(self, exc: Exception) -> None:
+        """A subscriber raised: the store has switched it off; tell everyone once."""
+        params = {"error": self.scrub(describe_error(exc))}
+        logger.warning("%s", render("subscriber_failed", params))
+        notice = Notice(code="subscriber_failed", params=freeze(params))
+        if self._dispatching or self._storing:
             self._pending.append(notice)
+        else:
+            self._append(notice)
+
+    def scrub(self, text: str) -> str:
+        """*text* without the game's seed (it fixes every shuffle: S2), for anything shown to
+        players or logged: an error message may quote a configuration."""
+        seed = self.config.seed
+        if seed is None or len(str(seed)) < 3:
+            return text
+        return text.replace(str(seed), "[seed]")
 
     def _free_name(self, plugin: object) -> str:
         base = getattr(plugin, "__name__", None) or type(plugin).__name__
@@ -317,10 +361,16 @@ class Game:
 
     def execute(self, command: Command) -> tuple[Event, ...]:
         """Carry out *command*: store and announce its events, or raise ``IllegalCommand``
-        and change nothing."""
+        and change nothing. A command given by a hook or a subscriber while the game is still
+        storing a turn is refused (code ``busy``): it would be decided on half a turn."""
         return self._execute(command, None)
 
+    def _refuse_if_busy(self) -> None:
+        if self._storing or self._dispatching:
+            raise TableRefusal("busy")
+
     def _execute(self, command: Command, legal: LegalActions | None) -> tuple[Event, ...]:
+        self._refuse_if_busy()
         steps = decide_steps(self._require_state(), command, self.rules, legal)
         # A plugin's notice waits until the whole turn is stored: *after* states are exact.
         self._dispatching += 1
@@ -335,78 +385,118 @@ class Game:
             events.append(event)
         return tuple(events)
 
-    def notice(self, kind: str, text: str, seat: int | None = None) -> None:
-        """Record something players should be told (no effect on the rules)."""
-        self._append(Notice(kind=kind, text=text, seat=seat))
+    def notice(
+        self,
+        code: str,
+        params: Mapping[str, Any] | str | None = None,
+        seat: int | None = None,
+        *,
+        private: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Record something players should be told (no effect on the rules): a message code
+        and its parameters (:mod:`cinco.core.messages`). *private* parameters are shown only
+        to *seat*. Given while a turn is being stored, it waits until the turn is whole.
+
+        Plain words instead of parameters (``notice("mine", "Hello")``) are kept as the
+        ``text`` parameter."""
+        if isinstance(params, str):
+            params = {"text": params}
+        notice = Notice(
+            code=code,
+            params=freeze(params),
+            seat=seat,
+            private=None if private is None else freeze(private),
+        )
+        if self._storing or self._dispatching:
+            self._pending.append(notice)
+        else:
+            self._append(notice)
+
+    def undo(self, seat: int, back_to: int) -> Undone:
+        """Take the game back to the state after its first *back_to* events, on *seat*'s
+        behalf; the moves taken back stay in the log. The table decides who may undo what
+        (:class:`cinco.core.table.Table`); this only checks that the target is a turn's
+        start."""
+        self._refuse_if_busy()
+        if not 1 <= back_to < len(self.store):
+            raise TableRefusal("nothing_to_undo")
+        event = Undone(seat=seat, back_to=back_to)
+        self._append(event)
+        self._flush_notices()
+        return event
 
     def bot(self, seat: int) -> Bot | None:
         """The bot playing *seat*, or ``None`` for a person."""
         bot = self._bots.get(seat)
         if bot is not None:
             return bot
+        from .oracle import RulesOracle
         from .registry import BotContext
 
         spec = self.config.seats[seat]
         if spec.bot is None:
             return None
-        if seat not in self._bots:
-            seed = random.Random(f"cinco:{self.config.seed}:bot:{seat}").getrandbits(32)
-            context = BotContext(
-                seat=seat,
-                # The view's config: a bot must not learn the game's seed (S2).
-                config=self.view(seat).config,
-                rules=self.rules,
-                level=spec.level,
-                seed=seed,
-                time_budget=self.bot_time_budget,
-                iterations=_iterations(self.config),
-            )
-            self._bots[seat] = self.registry.create_bot(context, spec.bot)
+        seed = random.Random(f"cinco:{self.config.seed}:bot:{seat}").getrandbits(32)
+        context = BotContext(
+            seat=seat,
+            # The view's config: a bot must not learn the game's seed (S2).
+            config=self.view(seat).config,
+            rules=RulesOracle.of(self.rules),
+            level=spec.level,
+            seed=seed,
+            time_budget=self.bot_time_budget,
+            iterations=_iterations(self.config),
+        )
+        self._bots[seat] = self.registry.create_bot(context, spec.bot)
         return self._bots[seat]
 
     def play_bot_turn(self) -> tuple[Event, ...]:
         """Let the bot whose turn it is move.
 
-        A bot that raises (when created or when choosing), answers with an illegal move, or
-        takes longer than the game's ``bot_time_budget`` option (plus :data:`BUDGET_GRACE`)
-        loses the move to a random legal one, and a ``bot_replaced`` notice in the game says
-        so. A late bot is not interrupted: its answer is measured, then set aside.
+        A bot that raises (when created or when choosing), answers with anything but one of
+        its legal moves, or takes longer than the game's ``bot_time_budget`` option (plus
+        :data:`BUDGET_GRACE`) loses the move to a random legal one, and a ``bot_replaced``
+        notice says so: to everyone, the bot and what kind of trouble; to the bot's own seat
+        only, the move it tried or the error it raised (either may show a card of its hand).
+        A late bot is not interrupted: its answer is measured, then set aside.
         """
+        self._refuse_if_busy()
         state = self._require_state()
         seat = state.current_seat
         if not self.config.seats[seat].is_bot:
             raise ValueError(f"seat {seat} is not a bot")
         legal = legal_actions(state, self.rules, seat)
         budget = self.bot_time_budget
+        public: dict[str, Any] = {}
+        private: dict[str, Any] = {}
+        chosen: Command | None = None
         try:
             bot = self.bot(seat)
             assert bot is not None
             started = time.perf_counter()
-            command = bot.choose(self.view(seat), legal)
+            answer: object = bot.choose(self.view(seat), legal)
             elapsed = time.perf_counter() - started
             if budget is not None and elapsed > budget + BUDGET_GRACE:
-                problem: str | None = _(
-                    "a move too late ({elapsed:.2f} s, over its budget of {budget:g} s)"
-                ).format(elapsed=elapsed, budget=budget)
-            elif command not in legal:
-                problem = _("an illegal move ({move})").format(move=command)
+                public = {"problem": "late", "elapsed": round(elapsed, 3), "budget": budget}
             else:
-                problem = None
+                chosen = _legal_one(answer, legal)
+                if chosen is None:
+                    public = {"problem": "illegal"}
+                    private = {"move": self.scrub(_describe_answer(answer))}
         except Exception as exc:  # a bot must never cost a player the game
-            problem = _("an error ({error})").format(error=f"{type(exc).__name__}: {exc}")
-        if problem is not None:
+            public = {"problem": "error"}
+            private = {"error": self.scrub(f"{type(exc).__name__}: {exc}")}
+        if chosen is None:
             rng = random.Random(f"cinco:{self.config.seed}:fallback:{len(self.store)}")
-            command = legal[rng.randrange(len(legal))]
+            chosen = legal[rng.randrange(len(legal))]
+            spec = self.config.seats[seat]
             self.notice(
                 "bot_replaced",
-                _("{bot} bot of {name} made {problem}; a random move was played instead.").format(
-                    bot=self.config.seats[seat].bot,
-                    name=self.config.seats[seat].name,
-                    problem=problem,
-                ),
+                {"bot": spec.bot, "name": spec.name, **public},
                 seat=seat,
+                private=private or None,
             )
-        return self._execute(command, legal)
+        return self._execute(chosen, legal)
 
     def play_bots(self, max_turns: int | None = None) -> int:
         """Let bots move until a person is to move or the game ends; returns turns played."""
@@ -424,3 +514,20 @@ class Game:
         status = "over" if state.is_over else f"turn {state.turn}, seat {state.current_seat}"
         config = self.config
         return f"<Game {config.players}p {config.layout} {status}, {len(self.store)} events>"
+
+
+def _legal_one(answer: object, legal: LegalActions) -> Command | None:
+    """The legal command equal to a bot's *answer*, or ``None``. The command played is the
+    legal one, so that an answer like ``PlayCard(0, 40.0, 41)`` (equal, but a float) never
+    reaches the log."""
+    if not isinstance(answer, Command):
+        return None
+    for command in legal:
+        if type(command) is type(answer) and command == answer:
+            return command
+    return None
+
+
+def _describe_answer(answer: object) -> str:
+    text = repr(answer)
+    return text if len(text) <= 200 else text[:199] + "…"

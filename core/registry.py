@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pluggy
 
 from . import hookspecs
-from .config import PLAYER_COUNTS, GameConfig, Layout, Seat
+from .config import GameConfig, Layout, Seat
 from .errors import ConfigError, PluginError
 from .i18n import _
 from .loading import (
@@ -40,6 +40,7 @@ from .loading import (
 if TYPE_CHECKING:
     from .commands import Command
     from .game import Game
+    from .oracle import RulesOracle
     from .rules import LegalActions, RuleSet
     from .state import GameState
 
@@ -67,11 +68,13 @@ class Variant:
 
 @dataclass(frozen=True)
 class BotContext:
-    """What a bot is told when it takes a seat. Nothing here is secret."""
+    """What a bot is told when it takes a seat. Nothing here is secret: ``config`` is the
+    configuration as the seat sees it (no seed), and ``rules`` is a read-only
+    :class:`~cinco.core.oracle.RulesOracle` for look-ahead, not the game's rule set."""
 
     seat: int
     config: GameConfig
-    rules: RuleSet
+    rules: RulesOracle
     level: str | None = None
     seed: int = 0
     #: Seconds per move the bot may think, when the game sets a budget.
@@ -389,9 +392,12 @@ class Registry:
 
     def layout(self, players: int, name: str | None = None) -> Layout:
         """The layout called *name* for *players*, or the first one registered for *players*."""
-        if players not in PLAYER_COUNTS:
+        counts = self.player_counts()
+        if players not in counts:
             raise ConfigError(
-                _("Cinco is played by 2, 3, 4 or 6 players, not {n}.").format(n=players)
+                _(
+                    "Cinco is played by {counts} players (as the installed layouts say), not {n}."
+                ).format(counts=_or_list(counts), n=players)
             )
         fitting = [lay for lay in self.layouts().values() if lay.players == players]
         if name is None:
@@ -407,6 +413,35 @@ class Registry:
             )
         )
 
+    def check_layout(self, config: GameConfig) -> None:
+        """Refuse *config* unless an installed layout has its name, players and teams (P1, P2:
+        the layouts say who may play). A layout whose plugin is not installed is trusted as
+        recorded: a record names its teams, so it replays without the plugin."""
+        installed = self.layouts().get(config.layout)
+        if installed is None:
+            self.layout(config.players)  # at least the player count must be playable here
+            return
+        if (installed.players, installed.teams) != (config.players, config.teams):
+            raise ConfigError(
+                _(
+                    "Layout {name} is for {players} players in {teams} teams, not {n} in {t}."
+                ).format(
+                    name=installed.name,
+                    players=installed.players,
+                    teams=installed.teams,
+                    n=config.players,
+                    t=config.teams,
+                )
+            )
+
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts some installed layout is for (P1: 2, 3, 4 and 6 built in)."""
+        return tuple(sorted({layout.players for layout in self.layouts().values()}))
+
+    def layouts_for(self, players: int) -> list[Layout]:
+        """The installed layouts for *players*, the default (first registered) first."""
+        return [layout for layout in self.layouts().values() if layout.players == players]
+
     def configure(
         self,
         players: int = 2,
@@ -414,7 +449,7 @@ class Registry:
         layout: str | None = None,
         variants: Sequence[str] = (),
         seats: Sequence[Seat] | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         first_seat: int | None = None,
         turn_limit: int | None = None,
         options: Mapping[str, Any] | None = None,
@@ -518,3 +553,11 @@ class Registry:
 def default_registry() -> Registry:
     """The registry of this installation: built-ins plus every ``cinco`` entry point."""
     return Registry()
+
+
+def _or_list(counts: Sequence[int]) -> str:
+    """``2, 3, 4 or 6``."""
+    words = [str(n) for n in counts]
+    if len(words) <= 1:
+        return "".join(words) or "-"
+    return _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])

@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
 from . import hookspecs
 from ._quick import quick_init
 from .board import SPACES
-from .commands import Command, Draw, Exchange, PlayCard
+from .commands import Command, Draw, Exchange, PlayCard, check_command
 from .config import GameConfig
 from .errors import (
     CannotPlace,
@@ -44,7 +44,6 @@ from .events import (
     HandDiscarded,
     TurnEnded,
 )
-from .i18n import _
 from .state import HAND_LIMIT, GameState, evolve
 
 if TYPE_CHECKING:
@@ -87,6 +86,9 @@ def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
         (impl.function, tuple(argnames.index(name) for name in impl.argnames), impl.plugin_name)
         for impl in reversed(impls)
     ]
+    # The functions below hold the hook's name, not the hook: a bot's rules oracle is built
+    # from them, and must lead to no plugin manager (cinco.core.oracle).
+    name = hook.name
     if len(chain) == 1 and chain[0][1] == tuple(range(len(argnames))):
         # Only the standard rules: the call costs one frame more than calling them directly.
         function, _positions, plugin = chain[0]
@@ -95,7 +97,7 @@ def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
             try:
                 return function(*args)
             except Exception as exc:
-                raise rule_hook_error(plugin, hook.name, exc) from exc
+                raise rule_hook_error(plugin, name, exc) from exc
 
         return call_one
 
@@ -104,7 +106,7 @@ def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
             try:
                 result = function(*[args[i] for i in positions])
             except Exception as exc:  # a broken variant is refused, never half-applied
-                raise rule_hook_error(plugin, hook.name, exc) from exc
+                raise rule_hook_error(plugin, name, exc) from exc
             if result is not None:
                 return result
         return None
@@ -114,14 +116,27 @@ def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
 
 def rule_hook_error(plugin: str, hook: str, exc: Exception) -> RuleHookError:
     """The error refusing a command because *plugin*'s rule hook raised *exc*."""
-    return RuleHookError(
-        _(
-            "The {plugin} failed in {hook} ({error}). The move was refused and the game is "
-            "unchanged: save it, then upgrade or uninstall that plugin."
-        ).format(plugin=plugin, hook=hook, error=f"{type(exc).__name__}: {exc}"),
-        plugin=plugin,
-        hook=hook,
-    )
+    return RuleHookError(plugin=plugin, hook=hook, error=f"{type(exc).__name__}: {exc}")
+
+
+class Rules(Protocol):
+    """What deciding asks of a game's rules: a :class:`RuleSet`, or a bot's read-only
+    :class:`~cinco.core.oracle.RulesOracle`."""
+
+    @property
+    def owners(self) -> tuple[str, ...]: ...
+
+    def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]: ...
+
+    def outcome(self, state: GameState, command: Command) -> Outcome | None: ...
+
+
+def owner_name(plugin: object) -> str:
+    """A rule plugin's qualified name: its module's, or its class's (``pkg.mod.Class``)."""
+    if isinstance(plugin, type(pluggy)):
+        return plugin.__name__
+    cls = type(plugin)
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 class RuleSet:
@@ -153,6 +168,18 @@ class RuleSet:
     def _compile(self) -> None:
         self._legal_spaces = first_result(self.pm.hook.cinco_legal_spaces)
         self._game_end = first_result(self.pm.hook.cinco_game_end)
+        hooks = (self.pm.hook.cinco_legal_spaces, self.pm.hook.cinco_game_end)
+        self._owners = tuple(
+            dict.fromkeys(
+                owner_name(impl.plugin) for hook in hooks for impl in hook.get_hookimpls()
+            )
+        )
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """Who implements the rule hooks here: each plugin's :func:`owner_name`, standard rules
+        first. A bot's kernel knows some of them (``cinco.plugins.bots.kernel.supports``)."""
+        return self._owners
 
     def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
         """Where *card* may go; empty when it burns."""
@@ -235,7 +262,7 @@ class LegalActions:
         return ()
 
 
-def legal_actions(state: GameState, rules: RuleSet, seat: int | None = None) -> LegalActions:
+def legal_actions(state: GameState, rules: Rules, seat: int | None = None) -> LegalActions:
     """The legal actions of *seat* (by default the player to move); none once the game is over
     or when it is not their turn. Needs only what *seat* can see."""
     current = state.current_seat
@@ -282,50 +309,32 @@ def _draw(steps: list[Step], state: GameState, seat: int, count: int) -> GameSta
     return state
 
 
-def _check_play(state: GameState, rules: RuleSet, command: PlayCard) -> None:
+def _check_play(state: GameState, rules: Rules, command: PlayCard) -> None:
     card, space = command.card, command.space
     hand = state.hands[command.seat]
     if not hand:
-        raise EmptyHand(_("You have no cards: draw one."))
+        raise EmptyHand()
     if card not in hand:
-        raise CardNotInHand(
-            _("You have no {card}. Your hand: {hand}.").format(
-                card=card, hand=", ".join(map(str, sorted(hand)))
-            )
-        )
+        raise CardNotInHand(card=card, hand=tuple(sorted(hand)))
     legal = rules.legal_spaces(state, command.seat, card)
     if not legal:
         if space is not None:
-            raise CannotPlace(
-                _("No space is free for {card}: the card burns. Play it without a space.").format(
-                    card=card
-                )
-            )
+            raise CannotPlace(card=card, space=space, burns=True)
         return
     if space is None:
-        raise SpaceRequired(
-            _("Choose a space for {card}: any free space from {low} up.").format(
-                card=card, low=legal[0]
-            )
-        )
+        raise SpaceRequired(card=card, low=legal[0])
     if space in legal:
         return
     if not 1 <= space <= SPACES:
-        raise NoSuchSpace(
-            _("There is no space {space}: spaces are numbered 1 to {n}.").format(
-                space=space, n=SPACES
-            )
-        )
+        raise NoSuchSpace(space=space, spaces=SPACES)
     if not state.is_free(space):
-        raise SpaceTaken(_("Space {space} is already taken.").format(space=space))
+        raise SpaceTaken(space=space)
     if space < card:
-        raise SpaceBelowCard(
-            _("A {card} goes on {card} or higher, not on {space}.").format(card=card, space=space)
-        )
-    raise CannotPlace(_("{card} cannot go on {space} in this game.").format(card=card, space=space))
+        raise SpaceBelowCard(card=card, space=space)
+    raise CannotPlace(card=card, space=space)
 
 
-def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, ...]:
+def decide(state: GameState, command: Command, rules: Rules) -> tuple[Event, ...]:
     """The events that carrying out *command* produces, or an ``IllegalCommand``.
 
     Each accepted command makes one whole turn: the action's events, then ``TurnEnded`` or
@@ -335,22 +344,23 @@ def decide(state: GameState, command: Command, rules: RuleSet) -> tuple[Event, .
 
 
 def decide_steps(
-    state: GameState, command: Command, rules: RuleSet, legal: LegalActions | None = None
+    state: GameState, command: Command, rules: Rules, legal: LegalActions | None = None
 ) -> list[Step]:
     """:func:`decide`, with the state after each event (which deciding computes anyway).
 
     *legal*, when the caller has them already, are the legal actions in *state* under *rules*
     (:func:`legal_actions`): a play among them needs no more checks.
     """
+    check_command(command)  # exact whole numbers, before anything else (MalformedCommand)
     if state.result is not None:
-        raise GameOver(_("The game is over."))
+        raise GameOver()
     seat = command.seat
     if seat != state.current_seat:
         raise NotYourTurn(
-            _("It is {name}'s turn, not {other}'s.").format(
-                name=state.config.seats[state.current_seat].name,
-                other=state.config.seats[seat].name if 0 <= seat < state.players else str(seat),
-            )
+            seat=seat,
+            to_move=state.current_seat,
+            to_move_name=state.config.seats[state.current_seat].name,
+            seat_name=state.config.seats[seat].name if 0 <= seat < state.players else str(seat),
         )
     hand = state.hands[seat]
     steps: list[Step] = []
@@ -361,20 +371,12 @@ def decide_steps(
         action = "play"
     elif isinstance(command, Draw):
         if len(hand) >= HAND_LIMIT:
-            raise HandFull(
-                _("Your hand is full ({n} cards): play a card or exchange your hand.").format(
-                    n=HAND_LIMIT
-                )
-            )
+            raise HandFull(limit=HAND_LIMIT)
         after = _draw(steps, state, seat, 1)
         action = "draw"
     elif isinstance(command, Exchange):
         if len(hand) != HAND_LIMIT:
-            raise HandNotFull(
-                _("Only a full hand of {n} can be exchanged; you hold {k}. Play or draw.").format(
-                    n=HAND_LIMIT, k=len(hand)
-                )
-            )
+            raise HandNotFull(limit=HAND_LIMIT, held=len(hand))
         discarded = HandDiscarded(seat=seat, count=len(hand), cards=tuple(hand))
         after = _draw(steps, _apply(steps, state, discarded), seat, HAND_LIMIT)
         action = "exchange"

@@ -54,7 +54,7 @@ def simulate(
 ) -> Summary:
     """Play *games* bot-only games; seat *i* gets ``bots[i % len(bots)]``. Game *k* uses seed
     ``seed + k``, so the same arguments always give the same games."""
-    from cinco.plugins.record_writer import RecordWriter
+    from cinco.core.recording import RecordWriter
 
     summary = Summary()
     started = time.perf_counter()

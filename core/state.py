@@ -17,7 +17,7 @@ state: another player's hand, the draw pile's order, cards discarded face down b
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from .events import (
     HandDiscarded,
     Notice,
     TurnEnded,
+    Undone,
 )
 from .i18n import _
 
@@ -339,6 +340,8 @@ def evolve(state: GameState, event: Event) -> GameState:
         return _derive(state, events=state.events + 1)
     if kind is GameStarted:
         raise EventError(_("a game can start only once"))
+    if kind is Undone:
+        raise EventError(_("an undo needs the log before it: fold the whole log"))
     raise EventError(_("unknown event {event!r}").format(event=event))
 
 
@@ -368,12 +371,30 @@ def project(state: GameState, viewer: int | None, config: GameConfig) -> GameSta
 
 
 def fold(events: Iterable[Event]) -> GameState:
-    """The state after all *events* (the first must be :class:`GameStarted`)."""
-    iterator = iter(events)
-    first = next(iterator, None)
+    """The state after all *events* (the first must be :class:`GameStarted`).
+
+    An :class:`~cinco.core.events.Undone` event takes the state back to what it was after the
+    first ``back_to`` events: the moves it takes back stay in the log, and the fold skips them.
+    """
+    log = events if isinstance(events, list | tuple) else list(events)
+    first = log[0] if log else None
     if not isinstance(first, GameStarted):
         raise EventError(_("a game must begin with a game_started event"))
     state = start(first)
-    for event in iterator:
-        state = evolve(state, event)
+    for index in range(1, len(log)):
+        event = log[index]
+        state = undo(log[:index], event) if type(event) is Undone else evolve(state, event)
     return state
+
+
+def undo(log: Sequence[Event], event: Undone) -> GameState:
+    """The state after *event* (an undo) at the end of *log*: the state after ``back_to``
+    events, counting the undo itself as one more event."""
+    if not 1 <= event.back_to < len(log):
+        raise EventError(
+            _("an undo can go back to event 1 to {n}, not {back}").format(
+                n=len(log) - 1, back=event.back_to
+            )
+        )
+    earlier = fold(log[: event.back_to])
+    return _derive(earlier, events=len(log) + 1)

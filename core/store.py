@@ -15,12 +15,19 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
 
 from .events import Event
 from .state import GameState, fold
 
 Subscriber = Callable[[int, Event], None]
+
+logger = logging.getLogger("cinco")
+
+
+def _log_failure(exc: Exception) -> None:
+    logger.warning("A subscriber of a game failed and was switched off: %r", exc)
 
 
 class EventStore(Sequence[Event]):
@@ -29,14 +36,26 @@ class EventStore(Sequence[Event]):
     def __init__(self, events: Sequence[Event] = ()) -> None:
         self._events: list[Event] = list(events)
         self._subscribers: list[Subscriber] = []
+        #: Told of a subscriber that raised (after it is switched off); by default it is
+        #: logged. The event is stored all the same: a subscriber cannot undo a fact.
+        self.on_error: Callable[[Exception], None] = _log_failure
 
     def append(self, event: Event) -> int:
-        """Store *event*, tell every subscriber, and return its index."""
+        """Store *event*, tell every subscriber, and return its index.
+
+        A subscriber that raises is unsubscribed and reported to :attr:`on_error`; the others
+        are still told, and the event stays stored.
+        """
         index = len(self._events)
         self._events.append(event)
         if self._subscribers:
             for subscriber in list(self._subscribers):  # a subscriber may unsubscribe
-                subscriber(index, event)
+                try:
+                    subscriber(index, event)
+                except Exception as exc:  # one watcher must not stop the game or the others
+                    if subscriber in self._subscribers:
+                        self._subscribers.remove(subscriber)
+                    self.on_error(exc)
         return index
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:

@@ -145,7 +145,7 @@ def check(spec: ArenaSpec) -> int:
 
 def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...]) -> GameResult:
     """Play one arena game (in whichever process runs it)."""
-    from cinco.plugins.record_writer import RecordWriter
+    from cinco.core.recording import RecordWriter
 
     from .events import Notice
     from .game import BOT_ITERATIONS, BOT_TIME_BUDGET, Game
@@ -181,7 +181,7 @@ def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...
     result = game.state.result
     assert result is not None  # bot-only games always end (E4)
     replaced = sum(
-        1 for event in game.events if isinstance(event, Notice) and event.kind == "bot_replaced"
+        1 for event in game.events if isinstance(event, Notice) and event.code == "bot_replaced"
     )
     return GameResult(
         index=index,

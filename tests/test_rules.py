@@ -1,5 +1,6 @@
-"""Per-clause tests of RULES.md: players (P), set-up (S), actions (A), the end (E), variants (V)
-and the rule book's worked examples (X). The board's clauses (C1, B1–B7) are in test_board.py.
+"""Per-clause tests of docs/rules-reference.md: players (P), set-up (S), actions (A), the end (E),
+variants (V) and the rule book's worked examples (X). The board's clauses (C1, B1–B7) are in
+test_board.py.
 
 Positions are built from real opening events (see ``positions.py``) and asked about with
 :func:`cinco.core.rules.decide`, which is pure.
@@ -8,7 +9,9 @@ Positions are built from real opening events (see ``positions.py``) and asked ab
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from positions import (
@@ -78,8 +81,9 @@ def test_P1_refuses_other_player_counts(players):
     with pytest.raises(ConfigError):
         default_registry().configure(players)
     seats = tuple(Seat(f"p{i}") for i in range(players))
+    teams = 2 if players % 2 == 0 and players else max(players, 2)
     with pytest.raises(ConfigError):
-        GameConfig(seats=seats, teams=2, layout="x")
+        Game.new(GameConfig(seats=seats, teams=teams, layout=f"{teams}x{players // teams}"))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -693,9 +697,15 @@ def test_place_helper_keeps_cards_accounted_for():
     assert card_count(state) == 90 and state.tokens == (1, 1, 1)
 
 
-# -- coverage of RULES.md ---------------------------------------------------------------------
+# -- coverage of docs/rules-reference.md ---------------------------------------------------------
 
-CLAUSES = (
+#: The rules reference: each clause is a list item that starts ``- **ID** ``.
+RULES_REFERENCE = Path(__file__).parent.parent / "docs" / "rules-reference.md"
+CLAUSE_ITEM = re.compile(r"^- \*\*([A-Z][0-9]+)\*\*", flags=re.M)
+#: A clause ID as tests cite it, in a name or a docstring.
+CLAUSE_CITED = re.compile(r"\b([CBPSAEVX]\d)\b")
+#: The clauses the reference must define at least: deleting one from the page fails the test.
+REQUIRED_CLAUSES = (
     ["C1"]
     + [f"B{i}" for i in range(1, 8)]
     + [f"P{i}" for i in range(1, 6)]
@@ -708,19 +718,29 @@ CLAUSES = (
 
 
 def test_every_rules_clause_has_a_test_naming_it():
-    """Every clause ID of RULES.md appears in the name or docstring of some test function."""
+    """Every clause ID of docs/rules-reference.md appears in the name or docstring of some test
+    function; the page defines each required clause exactly once, and no test cites a clause that
+    the page does not define."""
     import ast
-    import re
-    from pathlib import Path
 
-    named: set[str] = set()
+    listed = CLAUSE_ITEM.findall(RULES_REFERENCE.read_text(encoding="utf-8"))
+    defined = set(listed)
+    twice = sorted({clause for clause in listed if listed.count(clause) > 1})
+    assert not twice, f"clauses defined more than once in {RULES_REFERENCE.name}: {twice}"
+    absent = [clause for clause in REQUIRED_CLAUSES if clause not in defined]
+    assert not absent, f"clauses missing from {RULES_REFERENCE.name}: {absent}"
+
+    named: dict[str, list[str]] = {}
     for path in Path(__file__).parent.glob("test_*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 text = node.name.replace("_", " ") + " " + (ast.get_docstring(node) or "")
-                named.update(re.findall(r"\b([CBPSAEVX]\d)\b", text))
-    missing = [clause for clause in CLAUSES if clause not in named]
+                for clause in sorted(set(CLAUSE_CITED.findall(text))):
+                    named.setdefault(clause, []).append(f"{path.name}::{node.name}")
+    undefined = {clause: tests for clause, tests in sorted(named.items()) if clause not in defined}
+    assert not undefined, f"tests cite clauses {RULES_REFERENCE.name} does not define: {undefined}"
+    missing = [clause for clause in listed if clause not in named]
     assert not missing, f"clauses without a test: {missing}"
 
 

@@ -30,7 +30,7 @@ from cinco.frontends.board_view import render_board
 from cinco.frontends.main import main
 from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.table import Style, TableView, render
-from cinco.frontends.terminal.words import Narrator, describe_result
+from cinco.frontends.narration import Narrator, describe_result
 from cinco.plugins.record_writer import RecordWriter
 
 
@@ -199,7 +199,7 @@ def test_replay_without_terminal_prints_the_game(record: Path) -> None:
     [
         "cinco.frontends.board_view",
         "cinco.frontends.terminal.parsing",
-        "cinco.frontends.terminal.words",
+        "cinco.frontends.narration",
     ],
 )
 def test_terminal_doctests(name: str) -> None:

@@ -24,7 +24,7 @@ from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.session import Session
 from cinco.frontends.terminal.setup import ask_setup
 from cinco.frontends.terminal.table import Style, TableView, render
-from cinco.frontends.terminal.words import describe_result
+from cinco.frontends.narration import describe_result
 
 
 def play(options: PlayOptions) -> None:

@@ -16,7 +16,7 @@ from cinco.core.game import Game
 from cinco.core.i18n import _
 from cinco.core.registry import BotContext
 from cinco.core.state import FREE, GameState
-from cinco.frontends.terminal.words import join_names, seat_name
+from cinco.frontends.narration import join_names, seat_name
 
 #: Bots to ask for a hint, strongest first; the first one installed is used.
 HINT_BOTS = ("ismcts", "greedy")

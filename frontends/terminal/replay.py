@@ -14,7 +14,7 @@ from cinco.core.state import GameState, fold
 from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.session import setup_length
 from cinco.frontends.terminal.table import Style, TableView, render
-from cinco.frontends.terminal.words import Narrator, describe_result
+from cinco.frontends.narration import Narrator, describe_result
 
 
 def step_counts(events: Sequence[Event]) -> list[int]:

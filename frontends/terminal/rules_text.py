@@ -1,4 +1,4 @@
-"""The rules of Cinco in a page, for ``cinco rules`` (the full reference is RULES.md)."""
+"""The rules of Cinco in a page, for ``cinco rules`` (full reference: docs/rules-reference.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ def rules_markdown() -> str:
 
 Five in a row on a hexagonal board of **90 numbered spaces** around an empty centre.
 The numbers wind ring by ring outwards, so neighbouring numbers are neighbouring spaces.
+
+Clause by clause: see [rules-reference.md](rules-reference.md).
 
 ## Players and teams
 

@@ -22,7 +22,7 @@ from cinco.core.record import load_record
 from cinco.core.registry import Registry
 from cinco.core.state import HAND_LIMIT
 from cinco.frontends.options import PlayOptions
-from cinco.frontends.terminal.words import Narrator
+from cinco.frontends.narration import Narrator
 from cinco.plugins.record_writer import RecordWriter
 
 #: Set this to keep games somewhere else than the user's data directory (tests do).

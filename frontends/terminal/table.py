@@ -26,7 +26,7 @@ from cinco.frontends.board_view import (
     team_style,
     team_symbol,
 )
-from cinco.frontends.terminal.words import LogLine
+from cinco.frontends.narration import LogLine
 
 #: Below this many columns for the side panel, it goes under the board instead.
 MIN_PANEL = 28

@@ -48,7 +48,7 @@ from cinco.core.state import HAND_LIMIT, UNKNOWN, GameState
 from .kernel import OWN, THROUGH, Kernel, make_kernel, shuffled
 
 if TYPE_CHECKING:
-    from cinco.core.rules import LegalActions, RuleSet
+    from cinco.core.rules import LegalActions, Rules
 
 #: Move keys besides spaces (1–90).
 DRAW, EXCHANGE, BURN = -1, -2, -3
@@ -144,7 +144,7 @@ class Search:
         self,
         view: GameState,
         seat: int,
-        rules: RuleSet | None,
+        rules: Rules | None,
         settings: Settings,
         rng: random.Random,
     ) -> None:

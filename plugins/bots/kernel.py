@@ -35,7 +35,7 @@ from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameSta
 
 if TYPE_CHECKING:
     from cinco.core.config import GameConfig
-    from cinco.core.rules import RuleSet
+    from cinco.core.rules import Rules
 
 #: The windows of five, as tuples of spaces.
 WINDOWS: tuple[tuple[int, ...], ...] = windows(5)
@@ -146,28 +146,21 @@ def reference_shuffler(seed: int) -> Shuffler:
     return shuffle
 
 
-def supports(rules: RuleSet | None) -> bool:
+#: The rule plugins the kernel plays exactly (see ``cinco.core.rules.Rules.owners``).
+KNOWN_RULES = ("cinco.core.standard_rules", "cinco.plugins.joker.JokerRules")
+
+
+def supports(rules: Rules | None) -> bool:
     """Whether the kernel plays exactly the rules of *rules*: every rule hook in it comes from
     the standard rules or the Joker variant (any other plugin may change the rules)."""
-    if rules is None:
-        return True
-    from cinco.core import standard_rules
-    from cinco.plugins.joker import JokerRules
-
-    for hook in (rules.pm.hook.cinco_legal_spaces, rules.pm.hook.cinco_game_end):
-        for impl in hook.get_hookimpls():
-            if impl.plugin is not standard_rules and not isinstance(impl.plugin, JokerRules):
-                return False
-    return True
+    return rules is None or all(owner in KNOWN_RULES for owner in rules.owners)
 
 
-def uses_joker(rules: RuleSet | None, config: GameConfig) -> bool:
+def uses_joker(rules: Rules | None, config: GameConfig) -> bool:
     """Whether the Joker placement rule is in force."""
     if rules is None:
         return config.has_variant("joker")
-    from cinco.plugins.joker import JokerRules
-
-    return any(isinstance(p, JokerRules) for p in rules.pm.get_plugins())
+    return KNOWN_RULES[1] in rules.owners
 
 
 class Kernel:
@@ -263,7 +256,7 @@ class Kernel:
         state: GameState,
         *,
         hidden: Iterable[int] = (),
-        rules: RuleSet | None = None,
+        rules: Rules | None = None,
         rng: random.Random | None = None,
         shuffler: Shuffler | None = None,
         scores: bool = False,
@@ -517,15 +510,15 @@ class Kernel:
 
 class RuleSetKernel(Kernel):
     """A kernel for games whose rules it does not know: placement and the end of the game are
-    asked of the game's :class:`~cinco.core.rules.RuleSet` (its hooks) on every move, through
+    asked of the game's :class:`~cinco.core.rules.Rules` (its hooks) on every move, through
     a :class:`~cinco.core.state.GameState` built for the question. Slow, but exact."""
 
     __slots__ = ("rules",)
 
-    rules: RuleSet
+    rules: Rules
 
     @classmethod
-    def with_rules(cls, state: GameState, rules: RuleSet, **kwargs: object) -> RuleSetKernel:
+    def with_rules(cls, state: GameState, rules: Rules, **kwargs: object) -> RuleSetKernel:
         kernel = cls.from_state(state, rules=rules, **kwargs)  # type: ignore[arg-type]
         assert isinstance(kernel, RuleSetKernel)
         kernel.rules = rules
@@ -606,7 +599,7 @@ class RuleSetKernel(Kernel):
 
 def make_kernel(
     state: GameState,
-    rules: RuleSet | None,
+    rules: Rules | None,
     *,
     hidden: Iterable[int] = (),
     rng: random.Random | None = None,

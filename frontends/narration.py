@@ -1,8 +1,10 @@
 """Moves in words: what each viewer is told about the game, one line per turn.
 
-A :class:`Narrator` is fed the events of a game *as one viewer sees them* (it subscribes
-through :meth:`cinco.core.game.Game.subscribe`), so it can only ever say what that viewer may
-know: "You drew 45" for the player who drew, "Bob drew a card" for everyone else.
+The one narrator of every frontend (the terminal game, the Kivy app, replays). A
+:class:`Narrator` is fed the events of a game *as one viewer sees them* (the envelopes of that
+viewer's :class:`~cinco.core.table.SeatHandle`), so it can only ever say what that viewer may
+know: "You drew 45" for the player who drew, "Bob drew a card" for everyone else. Notices and
+refusals are data; their words come from :func:`cinco.core.messages.render`.
 
 >>> from cinco.core.config import GameConfig
 >>> from cinco.core.events import CardPlayed, TurnEnded
@@ -34,6 +36,7 @@ from cinco.core.events import (
     HandDiscarded,
     Notice,
     TurnEnded,
+    Undone,
     Viewer,
 )
 from cinco.core.i18n import _
@@ -127,6 +130,9 @@ class Narrator:
             return
         if isinstance(event, Notice):
             self._say(event.text, event.seat)
+            return
+        if isinstance(event, Undone):
+            self._turn = []  # the "undone" notice that follows says who took what back
             return
         if isinstance(event, TurnEnded | GameEnded):
             self._say(self._turn_text(event.seat), event.seat)

@@ -1,0 +1,76 @@
+"""A bot's rules oracle: the questions a bot may ask of its game's rules, and nothing else.
+
+A bot looks ahead: where could this card go, would this play end the game? It asks a
+:class:`RulesOracle`. The oracle answers about any state the bot hands it (its own view, or a
+guess at the hidden cards); it holds no state of its own, cannot register hooks, and leads to no
+plugin manager, record writer or referee state.
+
+>>> from cinco.core.config import GameConfig
+>>> from cinco.core.game import Game
+>>> game = Game.new(GameConfig.for_players(2, seed=5, first_seat=0))
+>>> oracle = RulesOracle.of(game.rules)
+>>> oracle.legal_spaces(game.view(0), 0, 88)
+(88, 89, 90)
+>>> oracle
+RulesOracle(owners=('cinco.core.standard_rules',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .rules import LegalActions, Outcome, decide, legal_actions
+
+if TYPE_CHECKING:
+    from .commands import Command
+    from .events import Event
+    from .rules import RuleSet
+    from .state import GameState
+
+
+class RulesOracle:
+    """Read-only answers from one game's rules (standard rules plus its variants)."""
+
+    __slots__ = ("_game_end", "_legal_spaces", "_owners")
+
+    _legal_spaces: Callable[..., Any]
+    _game_end: Callable[..., Any]
+    _owners: tuple[str, ...]
+
+    @classmethod
+    def of(cls, rules: RuleSet) -> RulesOracle:
+        """The oracle of *rules*: its compiled hook chains, without the rule set itself."""
+        oracle = cls()
+        oracle._legal_spaces = rules._legal_spaces
+        oracle._game_end = rules._game_end
+        oracle._owners = rules.owners
+        return oracle
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """Who implements the rule hooks (see :attr:`cinco.core.rules.RuleSet.owners`)."""
+        return self._owners
+
+    def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
+        """Where *card* may go in *state*; empty when it burns."""
+        spaces: tuple[int, ...] | None = self._legal_spaces(state, seat, card)
+        return () if spaces is None else spaces
+
+    def outcome(self, state: GameState, command: Command) -> Outcome | None:
+        """How the game ends after *command* led to *state* (``None``: it goes on)."""
+        outcome: Outcome | None = self._game_end(state, command)
+        if outcome is None or not outcome.over:
+            return None
+        return outcome
+
+    def legal_actions(self, state: GameState, seat: int | None = None) -> LegalActions:
+        """Everything *seat* (default: the seat to move) may do in *state*."""
+        return legal_actions(state, self, seat)
+
+    def decide(self, state: GameState, command: Command) -> tuple[Event, ...]:
+        """The events *command* would make in *state*, or an ``IllegalCommand``."""
+        return decide(state, command, self)
+
+    def __repr__(self) -> str:
+        return f"RulesOracle(owners={self._owners!r})"

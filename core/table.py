@@ -1,0 +1,824 @@
+"""The table: the one service between a game and everyone who plays, watches or records it.
+
+A :class:`Table` owns a game, its log and its record, drives its bots and applies the table's
+own rules (who may undo what, when the game is saved). Everyone at it gets a
+:class:`SeatHandle`: a seat's or a spectator's projected state, legal actions, ``submit``, and a
+sequenced stream of projected events. A handle holds no :class:`~cinco.core.game.Game`, rule
+set, record writer or seed; it reaches the table only through a request queue, because the
+game lives in the table's own thread. The messages it exchanges are the seat protocol
+(:mod:`cinco.core.protocol`), which networked play sends over a socket unchanged.
+
+>>> from cinco.core.commands import Exchange
+>>> from cinco.core.config import GameConfig, Seat
+>>> config = GameConfig.for_players(2, seed=3, first_seat=0)
+>>> with Table.create(config) as table:
+...     ann = table.seat(0)
+...     answer = ann.submit(Exchange(seat=0))
+...     type(answer).__name__, ann.view.turn, ann.view.hand(1)
+('Accepted', 1, (0, 0, 0, 0))
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .commands import Command
+from .config import GameConfig
+from .errors import CincoError, IllegalCommand
+from .events import (
+    SPECTATOR,
+    Event,
+    GameEnded,
+    GameStarted,
+    Notice,
+    TurnEnded,
+    Undone,
+    Viewer,
+)
+from .game import Game
+from .messages import freeze
+from .protocol import (
+    Accepted,
+    Check,
+    Envelope,
+    Hint,
+    Hinted,
+    Message,
+    Prompt,
+    Refused,
+    Submit,
+    Subscribe,
+    Undo,
+)
+from .record import load_record
+from .recording import RecordFile
+from .rules import LegalActions
+from .state import GameState, evolve, start, undo
+
+if TYPE_CHECKING:
+    from .registry import Registry
+
+__all__ = ["SeatHandle", "Table", "TableStatus", "Turn", "turns"]
+
+#: How long a handle waits for the table to answer one request (a bot's move included).
+ANSWER_TIMEOUT = 600.0
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """Public facts about a table, for whoever hosts it (a frontend, a server's lobby)."""
+
+    table: str
+    seq: int
+    is_over: bool
+    to_move: int
+    bot_to_move: bool
+    #: The record's path (``None``: not saved), and whether every event is written to it.
+    record: Path | None
+    saved: bool
+    #: Why the game is stopped (the record could not be written), if it is.
+    problem: Refused | None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a log that still counts (an undo takes turns back): ``start`` and ``end``
+    are event counts (the state before the turn is the state after ``start`` events)."""
+
+    start: int
+    end: int
+    seat: int
+    action: str
+
+
+def turns(events: Sequence[Event]) -> list[Turn]:
+    """The turns of *events* that still count, oldest first: undone turns are left out."""
+    first = events[0] if events else None
+    if not isinstance(first, GameStarted):
+        return []
+    counted: list[Turn] = []
+    start_at: int | None = None
+    for index, event in enumerate(events):
+        kind = type(event)
+        if kind is TurnEnded or kind is GameEnded:
+            assert isinstance(event, TurnEnded | GameEnded)
+            begin = start_at if start_at is not None else _first_turn_start(events)
+            counted.append(Turn(begin, index + 1, event.seat, event.action))
+            start_at = index + 1
+        elif kind is Undone:
+            assert isinstance(event, Undone)
+            while counted and counted[-1].end > event.back_to:
+                counted.pop()
+            start_at = index + 1
+    return counted
+
+
+def _first_turn_start(events: Sequence[Event]) -> int:
+    first = events[0]
+    assert isinstance(first, GameStarted)
+    from .state import HAND_LIMIT
+
+    return 2 + HAND_LIMIT * first.config.players
+
+
+# -- the table's side: the referee, in its own thread -----------------------------------------
+
+
+@dataclass
+class _Port:
+    viewer: Viewer
+    inbox: queue.SimpleQueue[Message]
+    streaming: bool = False
+    sent: int = 0  # events delivered so far
+    prompted: int = -1  # the seq at which this seat was last prompted
+
+
+class _Referee:
+    """Everything that may see the whole game. Only the table's thread touches it."""
+
+    def __init__(
+        self, game: Game, table_id: str, record: RecordFile | None, *, written: int, undo: bool
+    ) -> None:
+        self.game = game
+        self.table_id = table_id
+        self.record = record
+        self.written = written
+        self.undo_allowed = undo
+        self.problem: Refused | None = None
+        self.ports: dict[str, _Port] = {}
+        self.open = True
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def serve(self, operation: str, port_id: str | None, payload: Any) -> Any:
+        port = self.ports.get(port_id) if port_id is not None else None
+        if operation == "port":
+            new_id = secrets.token_hex(16)
+            self.ports[new_id] = _Port(payload, queue.SimpleQueue())
+            return new_id, self.ports[new_id].inbox
+        if operation == "status":
+            return self.status()
+        if operation == "bot":
+            return self.play_bot_turn()
+        if operation == "save_as":
+            return self.save_as(payload)
+        if operation == "close":
+            self.close()
+            return None
+        if port is None:
+            raise CincoError(f"unknown port for {operation}")
+        if operation == "request":
+            return self.answer(port, payload)
+        raise CincoError(f"unknown table operation {operation!r}")
+
+    def answer(self, port: _Port, message: Message) -> Message | None:
+        if isinstance(message, Subscribe):
+            port.streaming = True
+            port.sent = max(0, message.after + 1)
+            port.prompted = -1
+            self.deliver()
+            return Accepted(len(self.game.store) - 1)
+        if isinstance(message, Submit | Check):
+            refusal = self._seat_refusal(port, message.command)
+            if refusal is not None:
+                return refusal
+            if isinstance(message, Check):
+                return self.check(message.command)
+            return self.submit(message.command)
+        if isinstance(message, Undo):
+            return self.undo(port, check=message.check)
+        if isinstance(message, Hint):
+            return self.hint(port, message)
+        raise CincoError(f"not a request: {message!r}")
+
+    def _seat_refusal(self, port: _Port, command: Command) -> Refused | None:
+        if not isinstance(port.viewer, int):
+            return Refused("not_seated")
+        if not isinstance(command, Command):
+            return Refused("malformed_command", freeze({"problem": type(command).__name__}))
+        if command.seat != port.viewer:
+            return Refused(
+                "wrong_seat", freeze({"seat": port.viewer, "other": _printable(command.seat)})
+            )
+        if self.problem is not None:
+            return self.problem
+        return None
+
+    def check(self, command: Command) -> Refused | Accepted:
+        from .rules import decide
+
+        try:
+            decide(self.game.state, command, self.game.rules)
+        except IllegalCommand as exc:
+            return Refused.of(exc)
+        return Accepted(-1)
+
+    def submit(self, command: Command) -> Refused | Accepted:
+        try:
+            self.game.execute(command)
+        except IllegalCommand as exc:
+            return Refused.of(exc)
+        finally:
+            self.settle()
+        return Accepted(len(self.game.store) - 1)
+
+    def play_bot_turn(self) -> Refused | Accepted:
+        state = self.game.state
+        if self.problem is not None:
+            return self.problem
+        if state.is_over or not self.game.config.seats[state.current_seat].is_bot:
+            return Refused("no_bot_to_move")
+        try:
+            self.game.play_bot_turn()
+        except IllegalCommand as exc:  # the rules refused even the random fallback (a plugin)
+            return Refused.of(exc)
+        finally:
+            self.settle()
+        return Accepted(len(self.game.store) - 1)
+
+    def hint(self, port: _Port, request: Hint) -> Hinted | Refused:
+        """Ask a bot what it would play in the seat's place, from the seat's view only."""
+        from .oracle import RulesOracle
+        from .registry import BotContext
+
+        seat = port.viewer
+        if not isinstance(seat, int):
+            return Refused("not_seated")
+        state = self.game.state
+        if state.is_over or state.current_seat != seat:
+            return Refused("no_hint_now")
+        installed = self.game.registry.bots()
+        name = next((bot for bot in request.bots if bot in installed), None)
+        if name is None:
+            return Refused("no_hint_bot", freeze({"bots": ", ".join(request.bots)}))
+        view = self.game.view(seat)
+        context = BotContext(
+            seat=seat,
+            config=view.config,
+            rules=RulesOracle.of(self.game.rules),
+            seed=secrets.randbelow(2**31),
+            time_budget=request.seconds,
+        )
+        legal = self.game.legal_actions(seat)
+        try:
+            bot = self.game.registry.create_bot(context, name)
+            command = bot.choose(view, legal)
+            explain = getattr(bot, "explain", None)
+            reason = explain(view, command) if callable(explain) else None
+        except Exception as exc:  # a broken bot must not cost the player the game
+            return Refused("no_hint_bot", freeze({"bots": f"{name} ({type(exc).__name__})"}))
+        if command not in legal:  # nor mislead the player
+            return Refused("no_hint_bot", freeze({"bots": name}))
+        return Hinted(command, name, str(reason) if reason else None)
+
+    # -- undo ----------------------------------------------------------------------------------
+
+    def undo_target(self, seat: int) -> int | Refused:
+        """Where *seat*'s undo goes back to, or why it may not: only the seat's own last
+        action, only if it showed them nothing new (a play or a burn, not a draw or an
+        exchange), and only while no other person has acted since (bots' replies are taken
+        back with it)."""
+        if not self.undo_allowed:
+            return Refused("undo_not_allowed")
+        seats = self.game.config.seats
+        if seats[seat].is_bot:
+            return Refused("not_seated")
+        counted = turns(self.game.store)
+        mine = [turn for turn in counted if turn.seat == seat]
+        if not mine:
+            return Refused("nothing_to_undo")
+        last = mine[-1]
+        for turn in counted[counted.index(last) + 1 :]:
+            if not seats[turn.seat].is_bot:
+                return Refused("undo_other_moved", freeze({"name": seats[turn.seat].name}))
+        if last.action != "play":
+            return Refused("undo_showed_cards", freeze({"action": last.action}))
+        return last.start
+
+    def undo(self, port: _Port, *, check: bool) -> Refused | Accepted:
+        if not isinstance(port.viewer, int):
+            return Refused("not_seated")
+        if self.problem is not None:
+            return self.problem
+        target = self.undo_target(port.viewer)
+        if isinstance(target, Refused):
+            return target
+        if check:
+            return Accepted(-1)
+        try:
+            self.game.undo(port.viewer, target)
+            self.game.notice(
+                "undone", {"name": self.game.config.seats[port.viewer].name}, seat=port.viewer
+            )
+        except IllegalCommand as exc:
+            return Refused.of(exc)
+        finally:
+            self.settle()
+        return Accepted(len(self.game.store) - 1)
+
+    # -- after every change: the record, then everyone's stream -----------------------------
+
+    def settle(self) -> None:
+        self.persist()
+        self.deliver()
+
+    def persist(self) -> None:
+        store = self.game.store
+        if self.record is None or self.problem is not None:
+            return
+        try:
+            while self.written < len(store):
+                self.record.append(store[self.written])
+                self.written += 1
+            if self.game.is_over:
+                self.record.sync()
+        except OSError as exc:
+            # Stop rather than play on unrecorded: the events stay here, for save_as.
+            self.problem = Refused("record_failed", freeze({"error": self.game.scrub(str(exc))}))
+
+    def deliver(self) -> None:
+        store = self.game.store
+        state = self.game.state
+        to_move = None if state.is_over else state.current_seat
+        if to_move is not None and (self.game.config.seats[to_move].is_bot or self.problem):
+            to_move = None  # only a person is prompted, and nobody while the game is stopped
+        last = len(store) - 1
+        for port in self.ports.values():
+            if not port.streaming:
+                continue
+            while port.sent < len(store):
+                event = store[port.sent].seen_by(port.viewer)
+                port.inbox.put(Envelope(self.table_id, port.sent, event))
+                port.sent += 1
+            if to_move is not None and port.viewer == to_move and port.prompted != last:
+                port.inbox.put(Prompt(self.table_id, last, self.game.legal_actions(to_move)))
+                port.prompted = last
+
+    # -- the host's operations -------------------------------------------------------------
+
+    def status(self) -> TableStatus:
+        state = self.game.state
+        seats = self.game.config.seats
+        record = self.record
+        return TableStatus(
+            table=self.table_id,
+            seq=len(self.game.store) - 1,
+            is_over=state.is_over,
+            to_move=state.current_seat,
+            bot_to_move=not state.is_over and seats[state.current_seat].is_bot,
+            record=None if record is None else record.path,
+            saved=record is not None
+            and self.problem is None
+            and self.written == len(self.game.store),
+            problem=self.problem,
+        )
+
+    def save_as(self, path: Path) -> Path:
+        """Write the whole log to a new record at *path* and go on recording there."""
+        new = RecordFile.create(path, list(self.game.store), frontend="table")
+        if self.record is not None:
+            with contextlib.suppress(OSError):  # it failed already: that is why we are here
+                self.record.close()
+        self.record, self.written, self.problem = new, len(self.game.store), None
+        self.deliver()
+        return new.path
+
+    def close(self) -> None:
+        self.persist()
+        if self.record is not None:
+            with contextlib.suppress(OSError):
+                self.record.close()
+        self.open = False
+
+
+def _printable(value: object) -> str | int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+
+
+_Request = tuple[str, str | None, Any, "Future[Any]"]
+
+
+def _serve(
+    requests: queue.Queue[_Request], setup: Callable[[], _Referee], ready: Future[Any]
+) -> None:
+    """The table's thread: make the referee, then answer requests one at a time."""
+    try:
+        referee = setup()
+    except BaseException as exc:
+        ready.set_exception(exc)
+        return
+    ready.set_result((referee.table_id, referee.game.view(SPECTATOR).config, threading.get_ident()))
+    del setup
+    while referee.open:
+        operation, port, payload, answer = requests.get()
+        try:
+            answer.set_result(referee.serve(operation, port, payload))
+        except BaseException as exc:  # a bug must reach the caller, never kill the table
+            answer.set_exception(exc)
+
+
+class _Line:
+    """The request queue to one table's thread, shared by its host and its handles."""
+
+    __slots__ = ("_closed", "_queue", "_thread_id")
+
+    def __init__(self, requests: queue.Queue[_Request], thread_id: int) -> None:
+        self._queue = requests
+        self._closed = threading.Event()
+        self._thread_id = thread_id
+
+    def call(self, operation: str, port: str | None = None, payload: Any = None) -> Any:
+        return self.send(operation, port, payload).result(ANSWER_TIMEOUT)
+
+    def send(self, operation: str, port: str | None = None, payload: Any = None) -> Future[Any]:
+        answer: Future[Any] = Future()
+        if self._closed.is_set():
+            answer.set_result(Refused("table_closed"))
+        elif threading.get_ident() == self._thread_id:
+            # From inside a hook or a bot: the table is busy with the request that called it.
+            answer.set_result(Refused("busy"))
+        else:
+            self._queue.put((operation, port, payload, answer))
+        return answer
+
+    def close(self) -> None:
+        if not self._closed.is_set():
+            self.call("close")
+            self._closed.set()
+
+
+# -- the host's side -------------------------------------------------------------------------
+
+
+class Table:
+    """A table: create it with :meth:`create` or :meth:`resume`, then hand out seats.
+
+    Undo (``undo=True``, the default): a person may take back their own last action if it
+    showed them nothing new (a play or a burn) and no other person has acted since; against
+    bots, the bots' replies are taken back with it. An undo is an event: nothing is removed
+    from the log or the record.
+    """
+
+    def __init__(self, line: _Line, table_id: str, config: GameConfig, warnings: list[str]):
+        self._line = line
+        #: The table's id (in every envelope).
+        self.id = table_id
+        #: The configuration as everyone may see it: no seed.
+        self.config = config
+        #: Things worth telling about a resumed record (a cut-off last turn, ...).
+        self.warnings = warnings
+
+    # -- creating -------------------------------------------------------------------------------
+
+    @classmethod
+    def _start(cls, setup: Callable[[], _Referee], warnings: list[str]) -> Table:
+        requests: queue.Queue[_Request] = queue.Queue()
+        ready: Future[Any] = Future()
+        thread = threading.Thread(
+            target=_serve, args=(requests, setup, ready), name="cinco-table", daemon=True
+        )
+        thread.start()
+        table_id, config, thread_id = ready.result(ANSWER_TIMEOUT)
+        return cls(_Line(requests, thread_id), table_id, config, warnings)
+
+    @classmethod
+    def create(
+        cls,
+        config: GameConfig,
+        *,
+        registry: Registry | None = None,
+        record: str | Path | None = None,
+        frontend: str = "api",
+        undo: bool = True,
+    ) -> Table:
+        """A new table for *config* (no seed: one is drawn from the operating system).
+        With *record*, every event is written to that new file (an existing file is refused:
+        it may be a saved game)."""
+        table_id = secrets.token_hex(6)
+        path = None if record is None else Path(record)
+
+        def setup() -> _Referee:
+            game = Game.new(config, registry=registry)
+            file = None
+            if path is not None:
+                file = RecordFile.create(path, list(game.store), frontend=frontend, table=table_id)
+            return _Referee(game, table_id, file, written=len(game.store), undo=undo)
+
+        return cls._start(setup, [])
+
+    @classmethod
+    def resume(
+        cls,
+        path: str | Path,
+        *,
+        registry: Registry | None = None,
+        undo: bool = True,
+        record: bool = True,
+    ) -> Table:
+        """The game saved in *path*, going on where it stopped (a turn cut short by a killed
+        process is played again from its start). Its record goes on growing in the same file
+        (*record* false: only read it, as a replay does). Raises :class:`RecordError`."""
+        path = Path(path)
+        loaded = load_record(path, registry=registry)
+        warnings = list(loaded.warnings)
+        complete = _whole_turns(loaded.events)
+        if complete < len(loaded.events):
+            from .i18n import _
+
+            warnings.append(_("The last turn in the record was not finished; it was left out."))
+        events = loaded.events[:complete]
+        header_id = loaded.header.get("table")
+        table_id = header_id if isinstance(header_id, str) and header_id else secrets.token_hex(6)
+
+        def setup() -> _Referee:
+            if len(events) == 1 and isinstance(events[0], GameStarted):
+                # Cut off inside the deal: deal again (from the seed: the same cards).
+                game = Game.new(events[0].config, registry=registry)
+                written = 1
+            else:
+                game = Game.from_events(events, registry=registry)
+                written = len(game.store)
+            file = RecordFile.reopen(path, keep=written) if record else None
+            referee = _Referee(game, table_id, file, written=written, undo=undo)
+            referee.persist()
+            return referee
+
+        return cls._start(setup, warnings)
+
+    # -- seats ------------------------------------------------------------------------------
+
+    def seat(self, seat: int) -> SeatHandle:
+        """A handle for the person at *seat* (numbered from 0)."""
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.config.players
+        ):
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.config.players - 1}")
+        return self._handle(seat)
+
+    def spectator(self) -> SeatHandle:
+        """A handle that sees what everyone may see, and may not act."""
+        return self._handle(SPECTATOR)
+
+    def _handle(self, viewer: Viewer) -> SeatHandle:
+        port, inbox = self._line.call("port", payload=viewer)
+        return SeatHandle(self._line, port, inbox, viewer, self.id)
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(i for i, seat in enumerate(self.config.seats) if not seat.is_bot)
+
+    # -- hosting ------------------------------------------------------------------------------
+
+    def status(self) -> TableStatus:
+        status: TableStatus = self._line.call("status")
+        return status
+
+    def play_bot_turn(self) -> Accepted | Refused:
+        """Let the bot to move play one turn (``Refused("no_bot_to_move")`` if none is)."""
+        answer: Accepted | Refused = self._line.call("bot")
+        return answer
+
+    def start_bot_turn(self) -> Future[Accepted | Refused]:
+        """:meth:`play_bot_turn` without waiting: the answer comes in the returned future, the
+        events in every handle's stream (for frontends that keep drawing while a bot thinks)."""
+        return self._line.send("bot")
+
+    def play_bots(self, max_turns: int | None = None) -> int:
+        """Let bots move until a person is to move or the game ends; returns turns played."""
+        played = 0
+        while max_turns is None or played < max_turns:
+            if not isinstance(self.play_bot_turn(), Accepted):
+                break
+            played += 1
+        return played
+
+    def save_as(self, path: str | Path) -> Path:
+        """Write the whole game to a new record at *path* (after the record failed, say) and
+        go on recording there."""
+        saved: Path = self._line.call("save_as", payload=Path(path))
+        return saved
+
+    def close(self) -> None:
+        """Write what is left, close the record and stop the table. Handles then get
+        ``Refused("table_closed")``."""
+        self._line.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        config = self.config
+        return f"<Table {self.id} {config.players}p {config.layout}>"
+
+
+def _whole_turns(events: Sequence[Event]) -> int:
+    """How many of *events* make whole turns: a turn cut off by a kill is left out (a log
+    cut inside the deal keeps only its first event: the deal is made again from the seed)."""
+    started = events[0] if events else None
+    if not isinstance(started, GameStarted):
+        return 0
+    end = 0
+    for index, event in enumerate(events):
+        if isinstance(event, TurnEnded | GameEnded | Undone):
+            end = index + 1
+        elif isinstance(event, Notice) and end == index:
+            end = index + 1  # a notice between turns belongs to no turn
+    setup = _first_turn_start(events)
+    if end == 0 or end < setup:
+        return setup if len(events) >= setup else 1
+    return end
+
+
+# -- the viewer's side ---------------------------------------------------------------------------
+
+
+Listener = Callable[[Message], None]
+
+
+class SeatHandle:
+    """What one viewer at a table holds: a seat's, or a spectator's.
+
+    The handle keeps the viewer's own copy of the game, folded from the projected events it
+    receives (so :attr:`view` never waits for the table), and the legal actions the table sent
+    with the last prompt. Messages arrive in an inbox; :meth:`pump` takes them in (every
+    request does too) and passes each to the listeners.
+    """
+
+    __slots__ = (
+        "_inbox",
+        "_legal",
+        "_line",
+        "_listeners",
+        "_log",
+        "_port",
+        "_view",
+        "table",
+        "viewer",
+    )
+
+    def __init__(
+        self,
+        line: _Line,
+        port: str,
+        inbox: queue.SimpleQueue[Message],
+        viewer: Viewer,
+        table: str,
+    ) -> None:
+        self._line = line
+        self._port = port
+        self._inbox = inbox
+        #: The seat number, or ``None`` for a spectator.
+        self.viewer = viewer
+        self.table = table
+        self._log: list[Envelope] = []
+        self._view: GameState | None = None
+        self._legal: LegalActions | None = None
+        self._listeners: list[Listener] = []
+        self._request(Subscribe(-1))
+
+    # -- what the viewer knows -----------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        return self.viewer if isinstance(self.viewer, int) else None
+
+    @property
+    def view(self) -> GameState:
+        """The game as this viewer sees it, up to the last event received."""
+        self.pump()
+        assert self._view is not None
+        return self._view
+
+    @property
+    def config(self) -> GameConfig:
+        """The game's configuration as this viewer sees it (no seed)."""
+        return self.view.config
+
+    @property
+    def seq(self) -> int:
+        """The number of the last event received (``-1``: none yet)."""
+        return self._log[-1].seq if self._log else -1
+
+    def legal(self) -> LegalActions:
+        """What this seat may do now: empty unless it is this seat's turn."""
+        self.pump()
+        view = self._view
+        seat = self.viewer if isinstance(self.viewer, int) else 0
+        if self._legal is None or view is None or view.is_over or view.current_seat != seat:
+            return LegalActions(seat, (), False, False)
+        return self._legal
+
+    def events(self, after: int = -1) -> list[Envelope]:
+        """The envelopes received so far with a ``seq`` after *after*."""
+        self.pump()
+        return [envelope for envelope in self._log if envelope.seq > after]
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def submit(self, command: Command) -> Accepted | Refused:
+        """Carry out *command* for this seat: ``Accepted`` (the events are in the stream
+        already) or ``Refused`` with the reason, and nothing changed."""
+        answer: Accepted | Refused = self._request(Submit(command))
+        return answer
+
+    def check(self, command: Command) -> Refused | None:
+        """Why *command* would be refused now, or ``None`` if it would be accepted."""
+        answer = self._request(Check(command))
+        return answer if isinstance(answer, Refused) else None
+
+    def undo(self) -> Accepted | Refused:
+        """Take back this seat's last action (see :class:`Table` for when that is allowed)."""
+        answer: Accepted | Refused = self._request(Undo())
+        return answer
+
+    def hint(
+        self, bots: Sequence[str] = ("ismcts", "greedy"), seconds: float = 1.5
+    ) -> Hinted | Refused:
+        """What the first installed of *bots* would play in this seat's place (it sees only
+        this seat's view)."""
+        answer: Hinted | Refused = self._request(Hint(tuple(bots), seconds))
+        return answer
+
+    def undo_refusal(self) -> Refused | None:
+        """Why :meth:`undo` would be refused now, or ``None`` if it would be allowed."""
+        answer = self._request(Undo(check=True))
+        return answer if isinstance(answer, Refused) else None
+
+    # -- the stream ----------------------------------------------------------------------------
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call *listener(message)* with every envelope and prompt taken in from now on (by
+        :meth:`pump`, on the caller's thread). Returns a function that stops it."""
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return stop
+
+    def pump(self) -> list[Message]:
+        """Take in every message waiting in the inbox; returns them."""
+        taken: list[Message] = []
+        while True:
+            try:
+                message = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            self._take(message)
+            taken.append(message)
+        return taken
+
+    def wait(self, timeout: float | None = None) -> list[Message]:
+        """:meth:`pump`, waiting up to *timeout* seconds for at least one message."""
+        try:
+            first = self._inbox.get(timeout=timeout)
+        except queue.Empty:
+            return []
+        self._take(first)
+        return [first, *self.pump()]
+
+    def _take(self, message: Message) -> None:
+        if isinstance(message, Envelope):
+            self._fold(message)
+        elif isinstance(message, Prompt):
+            self._legal = message.legal
+        for listener in list(self._listeners):
+            listener(message)
+
+    def _fold(self, envelope: Envelope) -> None:
+        if self._log and envelope.seq != self._log[-1].seq + 1:
+            return  # a repeat (a resubscription overlapping): already folded
+        self._log.append(envelope)
+        event = envelope.event
+        if self._view is None:
+            assert isinstance(event, GameStarted)
+            self._view = start(event)
+        elif type(event) is Undone:
+            assert isinstance(event, Undone)
+            self._view = undo([e.event for e in self._log[:-1]], event)
+        else:
+            self._view = evolve(self._view, event)
+        self._legal = None if type(event) in (TurnEnded, GameEnded, Undone) else self._legal
+
+    def _request(self, message: Message) -> Any:
+        answer = self._line.call("request", self._port, message)
+        self.pump()
+        return answer
+
+    def __repr__(self) -> str:
+        who = "spectator" if self.viewer is None else f"seat {self.viewer}"
+        return f"<SeatHandle {who} at table {self.table}>"
