@@ -195,8 +195,10 @@ class Notice(Event):
     def text(self) -> str:
         """The notice in words, as whoever holds this copy of it may read it."""
         text = render(self.code, dict(self.params))
-        if self.private is not None and f"{self.code}_detail" in TEMPLATES:
-            text += " " + render(f"{self.code}_detail", dict(self.private))
+        private = dict(self.private or ())
+        for key in sorted(private):  # the private part, where the code has words for it
+            if f"{self.code}_{key}" in TEMPLATES:
+                text += " " + render(f"{self.code}_{key}", private)
         return text
 
     def to_dict(self) -> dict[str, Any]:

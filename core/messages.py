@@ -82,7 +82,8 @@ TEMPLATES: dict[str, str] = {
     "bot_replaced": _n_(
         "The {bot} bot of {name} made {problem}; a random move was played instead."
     ),
-    "bot_replaced_detail": _n_("It tried: {move}."),
+    "bot_replaced_move": _n_("It tried: {move}."),
+    "bot_replaced_error": _n_("It raised {error}."),
     "plugin_switched_off": _n_(
         "Plugin {plugin} failed in {hook} ({error}); it is switched off for this game."
     ),
@@ -96,7 +97,7 @@ TEMPLATES: dict[str, str] = {
     # -- what a bot's bad answer was (a parameter of bot_replaced) ---------------------------
     "problem_illegal": _n_("an illegal move"),
     "problem_late": _n_("a move too late ({elapsed:.2f} s, over its budget of {budget:g} s)"),
-    "problem_error": _n_("an error ({error})"),
+    "problem_error": _n_("an error"),
 }
 
 #: Old records carry a notice's words, not a code: they are shown as they are.

@@ -339,7 +339,10 @@ def loads(
         raise RecordError(
             _("{source} is empty: it is not a Cinco game record.").format(source=source)
         )
-    head = _parse_line(lines[0].removeprefix("\ufeff"), 1)
+    try:
+        head = _parse_line(lines[0].removeprefix("\ufeff"), 1)
+    except RecordError as exc:
+        raise RecordError(exc.reason, 1) from None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise RecordError(_("this is not a Cinco game record (no record header)."), 1)
     version = head.get("version")

@@ -47,3 +47,46 @@ def new_record_path(folder: Path | None = None) -> Path:
         path = folder / f"{stamp}-{secrets.token_hex(2)}.jsonl"
         if not path.exists():
             return path
+
+
+def saved_games(folder: Path | None = None, newest: int | None = None) -> list[Path]:
+    """The records in *folder* (the saved games' folder), newest first; *newest*: only that
+    many. A folder that is missing or cannot be read has none."""
+    folder = games_dir() if folder is None else folder
+    try:
+        paths = [(path.stat().st_mtime, path) for path in folder.glob("*.jsonl") if path.is_file()]
+    except OSError:
+        return []
+    ordered = [path for _mtime, path in sorted(paths, key=lambda item: item[0], reverse=True)]
+    return ordered if newest is None else ordered[:newest]
+
+
+def is_finished(path: Path) -> bool:
+    """Whether the record at *path* holds a finished game (it has a ``GameEnded`` event).
+    Raises :class:`~cinco.core.errors.RecordError` for a file that is not a record."""
+    from .events import GameEnded
+    from .record import load_record
+
+    return any(isinstance(event, GameEnded) for event in load_record(path).events)
+
+
+def unfinished_games(folder: Path | None = None, newest: int = 20) -> list[Path]:
+    """Saved games that are not over, newest first, among the *newest* records in *folder*
+    (for a "Continue" button). Files that are not readable records are skipped: a bad file
+    must never stop a frontend from starting. Only public facts are read (whether the game
+    ended); no game is rebuilt.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = (Path(folder) / "junk.jsonl").write_text("not a record")
+    ...     unfinished_games(Path(folder))
+    []
+    """
+    found = []
+    for path in saved_games(folder, newest):
+        try:
+            if not is_finished(path):
+                found.append(path)
+        except Exception:  # a damaged or foreign file: skip it, never crash
+            continue
+    return found

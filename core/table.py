@@ -710,6 +710,7 @@ class SeatHandle:
     @property
     def seq(self) -> int:
         """The number of the last event received (``-1``: none yet)."""
+        self.pump()
         return self._log[-1].seq if self._log else -1
 
     def legal(self) -> LegalActions:

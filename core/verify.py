@@ -214,7 +214,13 @@ class LogChecker:
         ):
             raise TurnError(index, _hidden())
         elif isinstance(event, Notice):
-            # Notices change nothing: they may come between any two events.
+            # Notices change nothing: they may come between any two events after the deal
+            # (which a game never interrupts, so that a turn begins after 2 + 4 x players).
+            if index < self.setup:
+                raise TurnError(
+                    index,
+                    _rule(_("a notice cannot interrupt the deal; it comes after it"), "S1"),
+                )
             self.state = self._fold(index, event, None)
         elif index < self.setup:
             self._setup(index, event)
@@ -342,7 +348,8 @@ class LogChecker:
             )
         action = {PlayCard: "play", Draw: "draw", Exchange: "exchange"}[type(command)]
         # Fold first: a card or a seat that cannot be is told as what it is.
-        folded = self._fold(index, event, ACTION_CLAUSES[action])
+        empty = action == "draw" and not state.draw_pile  # the draw needs a reshuffle first
+        folded = self._fold(index, event, "A6" if empty else ACTION_CLAUSES[action])
         if action != "play" and not state.draw_pile and not state.discard_pile:
             raise TurnError(
                 index,

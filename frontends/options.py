@@ -18,7 +18,7 @@ from click.decorators import FC
 from cinco.core.config import DEFAULT_NAMES, GameConfig, Seat
 from cinco.core.errors import ConfigError
 from cinco.core.i18n import _
-from cinco.core.registry import Registry
+from cinco.core.registry import Registry, default_registry
 from cinco.core.simulation import DEFAULT_TURN_LIMIT
 
 #: The bot that plays the other seats when nobody says otherwise.
@@ -80,9 +80,11 @@ class PlayOptions:
         """Nothing about the table was chosen: a frontend may ask, or use the quick game."""
         return self.players is None and not self.bots and not self.names and not self.variants
 
-    def config(self, registry: Registry, seed: int) -> GameConfig:
+    def config(self, registry: Registry, seed: int | None = None) -> GameConfig:
         """A checked configuration. With no bot named, every seat but the first is the
-        default bot (one person against the computer)."""
+        default bot (one person against the computer). The seed is *seed*, else ``--seed``,
+        else none (the table draws one from the operating system, and never shows it)."""
+        seed = self.seed if seed is None else seed
         players = self.players or 2
         layout = registry.layout(players, self.layout)
         for seat in (*self.bots, *self.names):
@@ -112,6 +114,42 @@ class PlayOptions:
         return config
 
 
+class RegistryChoice(click.ParamType):  # type: ignore[type-arg]  # generic in newer click
+    """One of the player counts or layouts the installed plugins register, looked up when the
+    option is used: a layout added by a third-party plugin is accepted like a built-in one."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.name = kind
+
+    def choices(self) -> list[str]:
+        registry = default_registry()
+        if self.kind == "players":
+            return [str(n) for n in registry.player_counts()]
+        return list(registry.layouts())
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        text = str(value).strip()
+        choices = self.choices()
+        if text not in choices:
+            self.fail(
+                _("{value!r} is not one of {choices}.").format(
+                    value=text, choices=", ".join(repr(choice) for choice in choices)
+                ),
+                param,
+                ctx,
+            )
+        return text
+
+
+#: ``--players N``: a player count some installed layout is for.
+PLAYERS = RegistryChoice("players")
+#: ``--layout NAME``: an installed layout.
+LAYOUTS = RegistryChoice("layout")
+
+
 #: ``--variant NAME`` (repeatable), for every command that sets up games.
 variant_option = click.option(
     "--variant",
@@ -126,12 +164,20 @@ def play_options(function: FC) -> FC:
     """The options that set up a game, for any command or frontend that starts one."""
     decorators = [
         click.option(
-            "--players", "-p", type=click.Choice(["2", "3", "4", "6"]), help=_("Number of players.")
+            "--players",
+            "-p",
+            type=PLAYERS,
+            metavar="N",
+            help=_("Number of players (2, 3, 4 or 6, or what an installed layout adds)."),
         ),
         click.option(
             "--layout",
-            type=click.Choice(["2x3", "3x2"]),
-            help=_("Six players: 2 teams of 3 (2x3) or 3 teams of 2 (3x2)."),
+            type=LAYOUTS,
+            metavar="NAME",
+            help=_(
+                "How the seats form teams: six players are 2 teams of 3 (2x3) or 3 teams of 2 "
+                "(3x2); cinco plugins lists every layout."
+            ),
         ),
         variant_option,
         click.option(
@@ -186,8 +232,10 @@ def options_from(values: dict[str, object]) -> PlayOptions:
     names = dict(parse_name(str(text)) for text in values.get("names") or ())  # type: ignore[attr-defined]
     players = values.get("players")
     layout = values.get("layout")
-    if layout is not None and players is None:
-        players = 6
+    if isinstance(layout, str) and players is None:
+        # A layout says how many play (2x3: six).
+        chosen = default_registry().layouts().get(layout)
+        players = chosen.players if chosen is not None else None
     return PlayOptions(
         players=int(players) if players is not None else None,  # type: ignore[call-overload]
         layout=layout,  # type: ignore[arg-type]
@@ -209,12 +257,15 @@ def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
         click.option(
             "--players",
             "-p",
-            type=click.Choice(["2", "3", "4", "6"]),
+            type=PLAYERS,
             default="2",
             show_default=True,
+            metavar="N",
             help=_("Number of players."),
         ),
-        click.option("--layout", type=click.Choice(["2x3", "3x2"]), help=_("Six-player layout.")),
+        click.option(
+            "--layout", type=LAYOUTS, metavar="NAME", help=_("The layout (six players: 2x3, 3x2).")
+        ),
         variant_option,
         click.option(
             "--games",
@@ -246,7 +297,21 @@ def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
     return decorate
 
 
-def check_layout(players: str, layout: str | None) -> None:
-    """``--layout`` only makes sense for six players."""
-    if layout is not None and players != "6":
-        raise click.BadParameter(_("--layout is for six players."), param_hint="--layout")
+#: Player counts in words, for messages.
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def check_layout(players: str | int, layout: str | None) -> None:
+    """``--layout`` must be a layout for that many players (as its plugin registers it)."""
+    if layout is None:
+        return
+    chosen = default_registry().layouts().get(layout)
+    if chosen is not None and chosen.players != int(players):
+        raise click.BadParameter(
+            _("--layout {name} is for {n} players, not {players}.").format(
+                name=layout,
+                n=_(_COUNT_WORDS.get(chosen.players, str(chosen.players))),
+                players=players,
+            ),
+            param_hint="--layout",
+        )

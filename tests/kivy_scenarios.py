@@ -7,13 +7,15 @@ Each scenario runs in a process of its own (Kivy allows one window per process):
 It needs a display (the tests start Xvfb) and prints ``SCENARIO OK`` or exits non-zero with
 the failed check. A scenario is a generator: it yields seconds to wait, or a predicate to wait
 for (checked every frame), and between yields taps widgets through Kivy's own input path and
-checks the engine's state.
+checks what the table says (through seat handles and the record on disk: the app itself
+only ever holds seat handles).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 import time
 import traceback
@@ -29,16 +31,18 @@ from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
+from cinco.core.config import Layout  # noqa: E402
 from cinco.core.errors import RecordError  # noqa: E402
 from cinco.core.events import Event  # noqa: E402
-from cinco.core.game import Game  # noqa: E402
+from cinco.core.hookspecs import hookimpl  # noqa: E402
+from cinco.core.protocol import Accepted  # noqa: E402
 from cinco.core.record import load_record  # noqa: E402
-from cinco.core.registry import default_registry  # noqa: E402
+from cinco.core.registry import Registry, default_registry  # noqa: E402
 from cinco.core.state import fold  # noqa: E402
+from cinco.core.table import Table  # noqa: E402
 from cinco.frontends.kivy_app.app import CincoApp  # noqa: E402
 from cinco.frontends.kivy_app.session import autosave_dir, unfinished_games  # noqa: E402
 from cinco.frontends.options import PlayOptions  # noqa: E402
-from cinco.plugins.record_writer import RecordWriter  # noqa: E402
 
 Step = Iterator[float | Callable[[], bool]]
 TIMEOUT = 60.0
@@ -88,9 +92,9 @@ def human_turn(app: CincoApp, rng: random.Random, prefer_play: bool = True) -> S
     assert session is not None
     screen = app.game_screen
     seat = session.to_move
-    before = len(session.game.events)
+    before = session.event_count
     legal = session.legal()
-    view = session.game.view(seat)
+    view = session.handle(seat).view
     check(app.manager.current == "game", f"the game screen is shown, not {app.manager.current}")
     check(hand_cards(app) == sorted(view.hand(seat)), "the hand shown is the mover's own hand")
     # Disabled buttons say why, in the engine's words (A3, A4, A5).
@@ -118,17 +122,20 @@ def human_turn(app: CincoApp, rng: random.Random, prefer_play: bool = True) -> S
             board = screen.ids.board
             tap_at(*board.to_window(*board.space_centre(space)))
             yield 0.05
-            state = session.game.state
+            state = session.public_view
             check(
                 state.board[space] == session.config.team_of(seat),
                 f"a token of seat {seat}'s team is on {space}",
             )
-            check(card not in session.game.view(seat).hand(seat), "the card left the hand")
+            check(
+                session.handle(seat).view.hand(seat).count(card) < view.hand(seat).count(card),
+                "the card left the hand",
+            )
         else:
             check(screen.burn_text, "a card that burns offers Burn")
             tap(screen.ids.burn_button)
             yield 0.05
-            last = session.game.state.last_play
+            last = session.public_view.last_play
             check(
                 last is not None and last.card == card and last.space is None, f"{card} burned (A2)"
             )
@@ -137,14 +144,14 @@ def human_turn(app: CincoApp, rng: random.Random, prefer_play: bool = True) -> S
         tap(screen.ids.draw_button)
         yield 0.05
         check(
-            session.game.state.hand_size(seat) == size + 1 or session.is_over,
+            session.public_view.hand_size(seat) == size + 1 or session.is_over,
             "Draw took one card (A3)",
         )
     else:
         tap(screen.ids.exchange_button)
         yield 0.05
-        check(session.game.state.hand_size(seat) == 4, "Exchange drew four (A4)")
-    check(len(session.game.events) > before, "the engine recorded the turn")
+        check(session.public_view.hand_size(seat) == 4, "Exchange drew four (A4)")
+    check(session.event_count > before, "the table recorded the turn")
 
 
 def play_to_end(app: CincoApp, rng: random.Random, max_turns: int = 400) -> Step:
@@ -176,20 +183,30 @@ def full_game(app: CincoApp, folder: Path | None) -> Step:
     if session.to_move == 0:
         check(app.game_screen.ids.draw_button.disabled, "Draw is disabled with four cards")
         check("full" in app.game_screen.reason, "the reason for a disabled Draw is shown")
-        events = len(session.game.events)
+        events = session.event_count
         tap(app.game_screen.ids.draw_button)
         yield 0.05
-        check(len(session.game.events) == events, "tapping a disabled Draw changes nothing")
+        check(session.event_count == events, "tapping a disabled Draw changes nothing")
     yield from play_to_end(app, rng)
     yield lambda: app.manager.current == "over"
     yield settled(app)
     session = app.session
     assert session is not None
-    check(session.is_over, "the engine says the game is over")
+    check(session.is_over, "the table says the game is over")
     check(app.over_screen.result == session.result(), "the result is shown")
-    record = load_record(session.path)  # type: ignore[arg-type]
+    check(session.log()[-1] == session.result(), "the move log ends with the result")
+    check(session.path is not None and session.path.parent == autosave_dir(), "autosaved")
     check(
-        fold(record.events).to_dict() == session.game.state.to_dict(),
+        re.fullmatch(r"\d{4}-\d\d-\d\d-\d{6}-[0-9a-f]{4}\.jsonl", session.path.name),  # type: ignore[union-attr]
+        "the file is named by date and time only, never by the seed",
+    )
+    record = load_record(session.path)  # type: ignore[arg-type]
+    final = fold(record.events)
+    shown = session.public_view
+    check(
+        len(record.events) == session.event_count
+        and final.board == shown.board
+        and final.result == shown.result,
         "the autosaved record replays to the same final state",
     )
     shot(app, folder, "kivy-game-over.png")
@@ -218,7 +235,7 @@ def hot_seat(app: CincoApp, folder: Path | None) -> Step:
         check(app.manager.current == "game", "a tap shows the game")
         seat = session.to_move
         check(
-            hand_cards(app) == sorted(session.game.view(seat).hand(seat)),
+            hand_cards(app) == sorted(session.handle(seat).view.hand(seat)),
             "the cards shown are the mover's",
         )
         yield from human_turn(app, rng)
@@ -234,8 +251,9 @@ def undo(app: CincoApp, folder: Path | None) -> Step:
     session = app.session
     assert session is not None
     check(app.game_screen.ids.undo_button.disabled, "nothing to undo before the first move")
-    count = len(session.game.events)
-    hand = session.game.view(0).hand(0)
+    count = session.event_count
+    hand = session.handle(0).view.hand(0)
+    board = session.public_view.board
     # The bot thinks on a worker thread: frames keep coming and the spinner turns meanwhile.
     app.options.delay = 1.0
     frames = [0]
@@ -248,17 +266,56 @@ def undo(app: CincoApp, folder: Path | None) -> Step:
     ticker.cancel()
     check(frames[0] >= 10, f"the UI kept drawing while the bot thought ({frames[0]} frames)")
     app.options.delay = 0.0
-    check(session.to_move == 0 and len(session.game.events) > count, "the bot replied")
+    check(session.to_move == 0 and session.event_count > count, "the bot replied")
     check(not app.game_screen.ids.undo_button.disabled, "Undo is enabled")
     tap(app.game_screen.ids.undo_button)
     yield settled(app)
+    check(app.session is session, "the same table")
+    check(session.public_view.board == board, "undo took back the play and the bot's reply")
+    check(session.handle(0).view.hand(0) == hand, "with the same cards")
+    check(hand_cards(app) == sorted(hand), "shown again")
+    check("took back" in app.game_screen.log, "the move log says so")
+    check(app.game_screen.ids.undo_button.disabled, "nothing more to undo")
+    record = load_record(session.path)  # type: ignore[arg-type]
+    check(len(record.events) == session.event_count, "the undo is in the autosave")
+    check(fold(record.events).hand(0) == hand, "which replays to the same cards")
+    shot(app, folder, "kivy-undo.png")
+
+
+def hot_seat_undo(app: CincoApp, folder: Path | None) -> Step:
+    """Two people: the one who played may take the play back while the other has not moved;
+    the privacy screen comes first again, for them."""
+    yield settled(app)
     session = app.session
     assert session is not None
-    check(len(session.game.events) == count, "undo went back to the person's previous turn")
-    check(session.game.view(0).hand(0) == hand, "with the same cards")
-    check(hand_cards(app) == sorted(hand), "shown again")
-    record = load_record(session.path)  # type: ignore[arg-type]
-    check(len(record.events) == count, "the autosave was rewritten to match")
+    tap(app.privacy_screen)
+    yield settled(app)
+    first = session.to_move
+    board = session.public_view.board
+    hand = session.handle(first).view.hand(first)
+    legal = session.legal()
+    card, spaces = next((c, s) for c, s in legal.plays if s)
+    tap(app.game_screen.card_button(card))
+    yield 0.05
+    board_widget = app.game_screen.ids.board
+    tap_at(*board_widget.to_window(*board_widget.space_centre(spaces[0])))
+    yield settled(app)
+    check(app.manager.current == "privacy", "the tablet goes to the other person")
+    tap(app.privacy_screen)
+    yield settled(app)
+    other = session.to_move
+    check(other != first, "the other person's turn")
+    name = session.config.seats[first].name
+    button = app.game_screen.ids.undo_button
+    check(not button.disabled and name in button.text, f"Undo offers {name}'s move: {button.text}")
+    tap(button)
+    yield settled(app)
+    check(session.to_move == first and session.public_view.board == board, "the play is back")
+    check(app.manager.current == "privacy", "the tablet goes back first (S2)")
+    check(not app.game_screen.ids.hand.children, "no cards meanwhile")
+    tap(app.privacy_screen)
+    yield settled(app)
+    check(hand_cards(app) == sorted(hand), f"{name}'s cards as they were")
 
 
 def resume_start(app: CincoApp, folder: Path | None) -> Step:
@@ -270,7 +327,7 @@ def resume_start(app: CincoApp, folder: Path | None) -> Step:
     yield settled(app)
     session = app.session
     assert session is not None
-    (Path(os.environ["CINCO_DATA_DIR"]) / "expected.txt").write_text(str(len(session.game.events)))
+    (Path(os.environ["CINCO_DATA_DIR"]) / "expected.txt").write_text(str(session.event_count))
     print("resume_start OK", file=sys.__stdout__, flush=True)
     os._exit(0)  # no clean shutdown: only what was flushed to disk survives
 
@@ -287,12 +344,12 @@ def resume_continue(app: CincoApp, folder: Path | None) -> Step:
     yield settled(app)
     session = app.session
     assert session is not None
-    check(len(session.game.events) == expected, "every event before the kill is back")
+    check(session.event_count == expected, "every event before the kill is back")
     check(app.manager.current == "game", "the game is shown")
     yield from human_turn(app, random.Random(9))
     yield settled(app)
     record = load_record(session.path)  # type: ignore[arg-type]
-    check(len(record.events) == len(session.game.events), "and it is saved as it goes on")
+    check(len(record.events) == session.event_count, "and it is saved as it goes on")
 
 
 def start_screen(app: CincoApp, folder: Path | None) -> Step:
@@ -324,6 +381,41 @@ def start_screen(app: CincoApp, folder: Path | None) -> Step:
     check(all(seat.bot == "random" for seat in config.seats[1:]), "bots elsewhere")
 
 
+class PairsLayout:
+    """A third party's plugin: one more layout for four players."""
+
+    @hookimpl
+    def cinco_register_layouts(self) -> list[Layout]:
+        return [Layout("pairs", players=4, teams=2, description="partners opposite")]
+
+
+def plugin_registry() -> Registry:
+    registry = default_registry()
+    registry.register(PairsLayout(), "pairs-layout")
+    return registry
+
+
+def plugin_layout(app: CincoApp, folder: Path | None) -> Step:
+    """A layout registered by a plugin is offered on the start screen, and played."""
+    yield settled(app)
+    screen = app.start_screen
+    counts = sorted(int(b.text) for b in screen.ids.players.children)
+    check(counts == list(app.registry.player_counts()), f"player counts from plugins: {counts}")
+    four = next(b for b in screen.ids.players.children if b.text == "4")
+    tap(four)
+    yield 0.1
+    check(sorted(screen.layout_buttons) == ["2x2", "pairs"], f"{sorted(screen.layout_buttons)}")
+    check(not screen.layout_buttons["pairs"].disabled, "a choice between them")
+    tap(screen.layout_buttons["pairs"])
+    yield 0.1
+    tap(screen.ids.start_button)
+    yield settled(app)
+    session = app.session
+    assert session is not None
+    check(session.config.layout == "pairs" and session.config.players == 4, "the plugin's layout")
+    check(app.manager.current in ("game", "privacy"), "the game starts")
+
+
 def replay(app: CincoApp, folder: Path | None) -> Step:
     """Finish a game, then step through it on the replay screen."""
     rng = random.Random(6)
@@ -336,7 +428,7 @@ def replay(app: CincoApp, folder: Path | None) -> Step:
     yield settled(app)
     screen = app.replay_screen
     check(app.manager.current == "replay", "the replay screen opens")
-    events = list(session.game.events)
+    events = list(load_record(session.path).events)  # type: ignore[arg-type]
     check(screen.step == screen.steps, "it starts at the end")
     tap(screen.ids.first_button)
     yield 0.05
@@ -368,18 +460,17 @@ def make_record(path: Path, *, person: bool, seed: int, turns: int | None = None
     registry = default_registry()
     bots = {1: ("greedy", None)} if person else {0: ("random", None), 1: ("greedy", None)}
     config = PlayOptions(players=2, bots=bots, names={0: "Ann"}).config(registry, seed)
-    writer = RecordWriter(path, frontend="test")
-    game = Game.new(config, registry=registry, plugins=[writer])
-    played = 0
-    while not game.is_over and (turns is None or played < turns):
-        seat = game.state.current_seat
-        if config.seats[seat].is_bot:
-            game.play_bot_turn()
-        else:
-            game.execute(game.legal_actions(seat)[0])
-        played += 1
-    writer.close()
-    return list(game.events)
+    with Table.create(config, registry=registry, record=path, frontend="test") as table:
+        ann = table.seat(0)
+        played = 0
+        while not table.status().is_over and (turns is None or played < turns):
+            if table.status().bot_to_move:
+                answer = table.play_bot_turn()
+            else:
+                answer = ann.submit(next(iter(ann.legal())))
+            assert isinstance(answer, Accepted), answer
+            played += 1
+    return list(load_record(path).events)
 
 
 def double_tap(widget: Any) -> None:
@@ -521,12 +612,12 @@ def open_record_file(app: CincoApp, folder: Path | None) -> Step:
     session = app.session
     assert session is not None
     check(session.path == records / "unfinished.jsonl", "the game goes on in its own file")
-    check(len(session.game.events) == len(unfinished), "from where the record stops")
+    check(session.event_count == len(unfinished), "from where the record stops")
     check(app.manager.current == "game" and app.shown == 0, "Ann's turn is on screen")
     yield from human_turn(app, random.Random(1))
     yield settled(app)
     record = load_record(records / "unfinished.jsonl")
-    check(len(record.events) == len(session.game.events), "and is saved as it goes on")
+    check(len(record.events) == session.event_count, "and is saved as it goes on")
 
 
 def open_bad_files(app: CincoApp, folder: Path | None) -> Step:
@@ -625,6 +716,8 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
     ),
     "hot_seat": (hot_seat, PlayOptions(players=2, seed=8, delay=0.0)),
     "undo": (undo, PlayOptions(players=2, bots={1: ("greedy", None)}, seed=12, delay=0.0)),
+    "hot_seat_undo": (hot_seat_undo, PlayOptions(players=2, seed=9, delay=0.0)),
+    "plugin_layout": (plugin_layout, PlayOptions(delay=0.0)),
     "resume_start": (
         resume_start,
         PlayOptions(players=3, bots={1: ("random", None), 2: ("greedy", None)}, seed=30, delay=0.0),
@@ -648,9 +741,14 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
 }
 
 
+#: Scenarios played with other plugins installed.
+REGISTRIES: dict[str, Callable[[], Registry]] = {"plugin_layout": plugin_registry}
+
+
 def run(name: str, folder: Path | None) -> int:
     scenario, options = SCENARIOS[name]
-    app = CincoApp(options)
+    registry = REGISTRIES[name]() if name in REGISTRIES else None
+    app = CincoApp(options, registry=registry)
     outcome: dict[str, Any] = {"error": None}
 
     def drive(steps: Step) -> None:

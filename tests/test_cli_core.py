@@ -114,7 +114,7 @@ def test_simulate_text_summary():
         (("--bots", "nope"), "Unknown bot 'nope'"),
         (("--bots", "random", "--variant", "bogus"), "Unknown variant 'bogus'"),
         (("--bots", "random", "--players", "5"), "'5' is not one of"),
-        (("--bots", "random", "--layout", "3x2"), "--layout is for six players"),
+        (("--bots", "random", "--layout", "3x2"), "--layout 3x2 is for six players, not 2"),
         (("--bots", " , "), "Name at least one bot"),
         (("--bots", "random", "--games", "0"), "--games"),
         (("--bots", "random", "--layout", "9x9", "-p", "6"), "'9x9' is not one of"),

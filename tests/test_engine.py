@@ -36,6 +36,7 @@ from cinco.core.events import (
     HandDiscarded,
     Notice,
     TurnEnded,
+    Undone,
     event_from_dict,
 )
 from cinco.core.game import Game
@@ -183,7 +184,7 @@ def sample_events() -> list:
         legal = game.legal_actions()
         game.execute(legal[rng.randrange(len(legal))])
     game_events = list(game.events)
-    return [*game_events, Notice(kind="hello", text="a notice", seat=1)]
+    return [*game_events, Notice(code="hello", params=(("text", "a notice"),), seat=1, private=(("card", 7),)), Undone(seat=0, back_to=20)]
 
 
 def test_events_are_frozen_versioned_and_json_round_trip():
@@ -205,7 +206,7 @@ def test_events_are_frozen_versioned_and_json_round_trip():
     ]
     for event in [*events, *extra]:
         data = event.to_dict()
-        assert data["v"] == 1 and data["type"] in EVENT_TYPES
+        assert data["v"] == 2 and data["type"] in EVENT_TYPES
         text = json.dumps(data)
         assert event_from_dict(json.loads(text)) == event
         # Frozen (with slots, Python 3.11 raises TypeError rather than FrozenInstanceError).
@@ -219,7 +220,7 @@ def test_events_are_frozen_versioned_and_json_round_trip():
     [
         ({"type": "nope", "v": 1}, "unknown event type"),
         ([1, 2], "JSON object"),
-        ({"type": "card_played", "v": 2, "seat": 0, "card": 3, "space": 4}, "version"),
+        ({"type": "card_played", "v": 3, "seat": 0, "card": 3, "space": 4}, "version"),
         ({"type": "card_played", "v": 1, "seat": 0, "card": 3}, "missing field 'space'"),
         ({"type": "card_played", "v": 1, "seat": 0, "card": 3, "space": 4, "x": 1}, "unexpected"),
         ({"type": "card_played", "v": 1, "seat": "0", "card": 3, "space": 4}, "'seat'"),
@@ -300,7 +301,7 @@ def test_game_over_state_accepts_no_more_events():
     game.execute(PlayCard(0, 10, 10))
     with pytest.raises(EventError, match="over"):
         evolve(game.state, TurnEnded(seat=1, action="draw", next_seat=0))
-    assert evolve(game.state, Notice(kind="x", text="y")).result == game.state.result
+    assert evolve(game.state, Notice(code="x", params=(("text", "y"),))).result == game.state.result
 
 
 # -- store, subscribers, rewind, determinism --------------------------------------------------
@@ -390,7 +391,7 @@ def test_bot_turns_and_a_misbehaving_bot_is_replaced():
     game = Game.new(config, registry=registry)
     game.play_bot_turn()
     notices = [e for e in game.events if isinstance(e, Notice)]
-    assert len(notices) == 1 and notices[0].kind == "bot_replaced" and notices[0].seat == 0
+    assert len(notices) == 1 and notices[0].code == "bot_replaced" and notices[0].seat == 0
     assert game.state.current_seat == 1
     game.play_bot_turn()
     notices = [e for e in game.events if isinstance(e, Notice)]

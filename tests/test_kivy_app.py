@@ -83,7 +83,19 @@ def test_privacy_screen_between_people(display: str, tmp_path: Path) -> None:
 
 
 def test_undo_against_a_bot(display: str, tmp_path: Path) -> None:
+    """Undo takes back the person's play and the bot's reply (an event, in the autosave)."""
     run("undo", display, tmp_path)
+
+
+def test_undo_between_people(display: str, tmp_path: Path) -> None:
+    """The table's policy: the person who played may take it back while nobody else moved;
+    the tablet is passed back to them first."""
+    run("hot_seat_undo", display, tmp_path)
+
+
+def test_a_plugins_layout_is_offered(display: str, tmp_path: Path) -> None:
+    """Player counts and layouts on the start screen come from the registry's plugins."""
+    run("plugin_layout", display, tmp_path)
 
 
 def test_resume_after_a_killed_app(display: str, tmp_path: Path) -> None:
@@ -155,3 +167,5 @@ def test_screenshot_option_writes_a_png(display: str, tmp_path: Path) -> None:
     assert data.startswith(b"\x89PNG"), "a PNG was written"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (1280, 800)
+    games = tmp_path / "games"
+    assert not games.exists() or not any(games.iterdir()), "a screenshot leaves no autosave"

@@ -173,7 +173,7 @@ def test_game_says_which_clashing_plugin_it_uses() -> None:
     seats = [Seat("a", bot="greedy"), Seat("b", bot="random")]
     game = Game.new(registry.configure(2, seats=seats), registry=registry)
     [notice] = [e for e in game.events if e.type == "notice"]
-    assert notice.kind == "plugin_conflict"
+    assert notice.code == "plugin_conflict"
     assert "greedy" in notice.text and "cinco.plugins.bots.greedy" in notice.text
     assert "Impostor" in notice.text
     # A game not using the contested name says nothing.

@@ -1,21 +1,31 @@
 """The terminal game plays complete games from typed input (click's CliRunner).
 
-Each game is first played through the engine by a seeded policy (tests/terminal_script.py); the
-same keys typed into ``cinco`` must give the very same record, move for move.
+Each game is first played at a table by a seeded policy (tests/terminal_script.py); the same
+keys typed into ``cinco`` must give the very same record, move for move.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from terminal_script import play_script
+from terminal_script import play_script, resume
 
-from cinco.core.events import CardDrawn, CardPlayed, GameEnded, HandDiscarded, TurnEnded
+from cinco.core.events import (
+    CardDrawn,
+    CardPlayed,
+    GameEnded,
+    HandDiscarded,
+    TurnEnded,
+    Undone,
+)
+from cinco.core.protocol import Accepted
 from cinco.core.record import load_record
 from cinco.core.state import fold
+from cinco.core.table import Table
 from cinco.frontends.main import main
 from cinco.frontends.options import PlayOptions
 
@@ -93,6 +103,7 @@ def test_complete_game_against_bots(
     assert f"The game is recorded in {record}" in result.output
     end = game.state.result
     assert isinstance(end, GameEnded)
+    assert "Replay it with" in result.output
     if end.winner is not None:
         assert "with the line" in result.output
     else:
@@ -111,7 +122,8 @@ def test_moves_in_words(tmp_path: Path) -> None:
         cli_args(2, None, (), {1: "greedy"}, 5, tmp_path / "g.jsonl"), script.text, tmp_path
     )
     assert result.exit_code == 0, result.output
-    for event, nxt in zip(game.events, list(game.events)[1:], strict=False):
+    events = game.events
+    for event, nxt in itertools.pairwise(events):
         if isinstance(nxt, TurnEnded | GameEnded) and nxt.seat == 1 and nxt.action == "play":
             assert re.search(
                 r"Greedy 2 played \d+ and placed on \d+|Greedy 2's \d+ burned", result.output
@@ -153,11 +165,14 @@ def test_hot_seat_privacy(tmp_path: Path) -> None:
 
 
 def test_undo_goes_back_to_the_previous_turn(tmp_path: Path) -> None:
-    """``u`` takes back the person's last move and the bots' answers; the record follows."""
+    """``u`` takes back the person's last play and the bots' answers, as the table's undo
+    does: twice in a row goes back two plays. The record keeps everything and says so."""
     options = options_for(2, None, (), {1: "greedy"}, 9)
-    first, _game = play_script(options, policy_seed=1, moves=2)
-    again, game = play_script(options, policy_seed=2, moves=1)
-    # Two moves, undo (back to the start of move 2), undo again (back to move 1), replay one
+    first, played = play_script(options, policy_seed=1, moves=2, plays_only=True)
+    ann = played.seat(0)
+    assert isinstance(ann.undo(), Accepted) and isinstance(ann.undo(), Accepted)
+    again, played = play_script(options, policy_seed=2, moves=1, played=played)
+    # Two plays, undo (back to the start of play 2), undo again (back to play 1), play one
     # different move, then quit.
     text = "u\n" + first.text + "u\nu\n" + again.text + "q\n"
     record = tmp_path / "g.jsonl"
@@ -165,34 +180,128 @@ def test_undo_goes_back_to_the_previous_turn(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "There is nothing to undo yet." in result.output
     assert result.output.count("Undone: it is your turn again.") == 2
-    assert dicts(load_record(record).events) == dicts(list(game.events))
+    assert result.output.count("Ann took back their last move.") == 2
+    events = load_record(record).events
+    assert dicts(events) == dicts(played.events)
+    assert sum(isinstance(e, Undone) for e in events) == 2
     assert f"Game saved in {record}" in result.output
 
 
+def test_undo_is_refused_after_an_exchange(tmp_path: Path) -> None:
+    """An exchange showed the person new cards: the table refuses to take it back, and the
+    terminal says why."""
+    record = tmp_path / "g.jsonl"
+    args = cli_args(2, None, (), {1: "greedy"}, 3, record)
+    result = run(args, "x\nu\nq\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "showed you new cards (exchange), so it cannot be taken back" in result.output
+    assert not any(isinstance(e, Undone) for e in load_record(record).events)
+
+
+def test_undo_and_resume_through_the_table(tmp_path: Path) -> None:
+    """Play, undo, quit; resume, undo the play before, play on, quit: the record is the one
+    a table gives for the same requests through a seat handle."""
+    options = options_for(2, None, (), {1: "greedy"}, 19)
+    first, played = play_script(options, policy_seed=3, moves=2, plays_only=True)
+    ann = played.seat(0)
+    assert isinstance(ann.undo(), Accepted)
+    record = tmp_path / "g.jsonl"
+    args = cli_args(2, None, (), {1: "greedy"}, 19, record)
+    result = run(args, first.text + "u\nq\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "Undone: it is your turn again." in result.output
+    assert dicts(load_record(record).events) == dicts(played.events)
+
+    assert isinstance(ann.undo(), Accepted)  # the first play, right after resuming
+    again, played = play_script(options, policy_seed=4, moves=2, played=played, owner=0)
+    text = "u\n" + again.text + "q\n"
+    result = run(["--resume", str(record), "--delay", "0"], text, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "Resumed from" in result.output
+    assert "Undone: it is your turn again." in result.output
+    assert f"Game saved in {record}" in result.output
+    assert dicts(load_record(record).events) == dicts(played.events)
+
+
 def test_undo_after_the_end_takes_the_last_move_back(tmp_path: Path) -> None:
-    """Once a game against bots is over, ``u`` still takes the person's last move back (and
+    """Once a game against bots is over, ``u`` still takes the person's last play back (and
     the bots' answers), and the game goes on from there; Enter or the end of input leaves."""
     options = options_for(2, None, (), {1: "greedy"}, 13)
-    script, game = play_script(options, policy_seed=2)
+    script, game = play_script(options, policy_seed=9, plays_only=True)
     assert game.is_over
+    assert game.seat(0).undo_refusal() is None
+    finished = game.events
     record = tmp_path / "g.jsonl"
-    args = cli_args(2, None, (), {1: "greedy"}, 13, record)
 
+    args = cli_args(2, None, (), {1: "greedy"}, 13, record)
     result = run(args, script.text + "u\nq\n", tmp_path)
     assert result.exit_code == 0, result.output
     assert "u takes your last move back" in result.output
     assert "Undone: it is your turn again." in result.output
     kept = load_record(record).events
-    # Back to the start of the person's last turn: the game is not over, and its log is the
-    # finished game's log up to that turn.
+    # Back to the start of the person's last turn: the game is not over, and the record is
+    # the finished game's, then the undo.
     assert not fold(kept).is_over and fold(kept).current_seat == 0
-    assert dicts(kept) == dicts(list(game.events)[: len(kept)])
+    assert dicts(kept[: len(finished)]) == dicts(finished)
+    assert isinstance(kept[len(finished)], Undone)
     assert f"Game saved in {record}" in result.output
 
-    left = run(args, script.text + "\n", tmp_path)
+    other = tmp_path / "left.jsonl"
+    left = run(cli_args(2, None, (), {1: "greedy"}, 13, other), script.text + "\n", tmp_path)
     assert left.exit_code == 0, left.output
     assert "Undone" not in left.output
-    assert dicts(load_record(record).events) == dicts(list(game.events))
+    assert dicts(load_record(other).events) == dicts(finished)
+
+
+def test_record_names_never_show_the_seed(tmp_path: Path) -> None:
+    """S2: the seed fixes every shuffle, so the record's name (shown on quit and on resume)
+    and everything printed leave it out."""
+    seed = "123456789"
+    args = ["--players", "2", "--bot", "2=greedy", "--seed", seed, "--delay", "0"]
+    result = run(args, "q\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    assert seed not in path.name
+    assert f"Game saved in {path}" in result.output
+    assert seed not in result.output
+    again = run(["--resume", str(path), "--delay", "0"], "q\n", tmp_path)
+    assert again.exit_code == 0, again.output
+    assert "Resumed from" in again.output
+    assert f"Game saved in {path}" in again.output
+    assert seed not in again.output
+
+
+def test_a_record_that_cannot_be_written_is_saved_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fails mid-game: the table stops the game, the terminal says why and saves
+    the whole game in another file, which resumes."""
+    from cinco.core.recording import RecordFile
+
+    real = RecordFile.append
+    calls = {"n": 0}
+
+    def failing(self: RecordFile, event: object) -> None:
+        calls["n"] += 1
+        if self.path.name == "g.jsonl" and calls["n"] > 14:
+            raise OSError(28, "No space left on device")
+        real(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RecordFile, "append", failing)
+    record = tmp_path / "g.jsonl"
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    text = f"x\nx\n{elsewhere}\nq\n"
+    result = run(cli_args(2, None, (), {1: "greedy"}, 3, record), text, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "The game record could not be written" in result.output
+    assert "No space left on device" in result.output
+    assert f"Game saved in {elsewhere}" in result.output
+    assert f"Game saved in {record}" not in result.output
+    monkeypatch.setattr(RecordFile, "append", real)
+    events = load_record(elsewhere).events
+    assert sum(isinstance(e, TurnEnded) and e.seat == 0 for e in events) >= 1
+    resumed = run(["--resume", str(elsewhere), "--delay", "0"], "q\n", tmp_path)
+    assert resumed.exit_code == 0, resumed.output
 
 
 def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
@@ -209,14 +318,13 @@ def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
     rest = whole.lines[len(part.lines) :]
     result = run(["--resume", str(record), "--delay", "0"], "\n".join(rest) + "\n", tmp_path)
     assert result.exit_code == 0, result.output
-    assert dicts(load_record(record).events) == dicts(list(game.events))
+    assert dicts(load_record(record).events) == dicts(game.events)
+    assert f"The game is recorded in {record}" in result.output
 
 
 def test_resume_after_a_killed_process(tmp_path: Path) -> None:
     """A process killed while writing leaves a cut-off last line and maybe half a turn; the
-    game resumes from the last whole turn and finishes as the engine would."""
-    from cinco.core.game import Game
-
+    game resumes from the last whole turn and finishes as a resumed table would."""
     options = options_for(2, None, (), {1: "greedy"}, 17)
     part, _g = play_script(options, policy_seed=6, moves=4)
     record = tmp_path / "g.jsonl"
@@ -229,19 +337,15 @@ def test_resume_after_a_killed_process(tmp_path: Path) -> None:
     record.write_text(damaged)
     loaded = load_record(record)
     assert loaded.truncated
-    events = [e for e in loaded.events]
-    whole = events[
-        : max(i for i, e in enumerate(events) if isinstance(e, TurnEnded | GameEnded)) + 1
-    ]
-    resumed = Game.from_events(whole)
-    rest, game = play_script(options, policy_seed=7, game=resumed, owner=0)
+    resumed = resume(record)
+    rest, game = play_script(options, policy_seed=7, played=resumed, owner=0)
     result = run(["--resume", str(record), "--delay", "0"], rest.text, tmp_path)
     assert result.exit_code == 0, result.output
     assert "cut short" in result.output
     assert "was not finished" in result.output
     final = load_record(record)
     assert not final.truncated
-    assert dicts(final.events) == dicts(list(game.events))
+    assert dicts(final.events) == dicts(game.events)
     assert fold(final.events).is_over
 
 
@@ -344,14 +448,14 @@ def test_bad_options_are_clear(tmp_path: Path) -> None:
 
 def test_show_where_a_card_may_go(tmp_path: Path) -> None:
     """``N?`` marks the legal spaces of card N on the board (from the game's legal actions)."""
-    from cinco.core.game import Game
     from cinco.core.registry import default_registry
 
     options = options_for(2, None, (), {1: "greedy"}, 2)
-    game = Game.new(options.config(default_registry(), 2))
-    game.play_bots()
-    card = game.state.hand(0)[-1]
-    spaces = game.legal_actions(0).spaces_for(card)
+    with Table.create(options.config(default_registry())) as table:
+        table.play_bots()
+        ann = table.seat(0)
+        card = ann.view.hand(0)[-1]
+        spaces = ann.legal().spaces_for(card)
     result = run(
         cli_args(2, None, (), {1: "greedy"}, 2, tmp_path / "g.jsonl"), f"{card}?\nq\n", tmp_path
     )
@@ -392,3 +496,47 @@ def test_resume_a_record_cut_inside_the_deal(tmp_path: Path) -> None:
     final = load_record(record).events
     assert dicts(final[: len(complete)]) == dicts(complete[: len(final)])
     assert dicts(final) == dicts(script.events)
+
+
+class DuelLayout:
+    """A third-party plugin's layout: a second way for two to play."""
+
+    @staticmethod
+    def cinco_register_layouts() -> list[object]:
+        from cinco.core.config import Layout
+
+        return [Layout("duel", players=2, teams=2, description="two, face to face")]
+
+
+@pytest.fixture
+def duel(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cinco.core.hookspecs import hookimpl
+    from cinco.core.registry import Registry
+    from cinco.frontends import options
+    from cinco.frontends.terminal import app
+
+    plugin = DuelLayout()
+    plugin.cinco_register_layouts = hookimpl(DuelLayout.cinco_register_layouts)  # type: ignore[method-assign]
+    registry = Registry(plugins=[plugin])
+    monkeypatch.setattr(app, "default_registry", lambda: registry)
+    monkeypatch.setattr(options, "default_registry", lambda: registry)
+
+
+@pytest.mark.usefixtures("duel")
+def test_a_plugins_layout_is_offered_and_accepted(tmp_path: Path) -> None:
+    """The set-up offers the layouts the registry has (a plugin's too), and --layout takes
+    them; the player count follows from the layout."""
+    answers = ["s", "2", "duel", "Zoe", "greedy", "n", "q"]
+    result = run(["--delay", "0"], "\n".join(answers) + "\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "duel" in result.output and "two, face to face" in result.output
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    assert fold(load_record(path).events).config.layout == "duel"
+
+    record = tmp_path / "cli.jsonl"
+    result = run(["--layout", "duel", "--delay", "0", "--record", str(record)], "q\n", tmp_path)
+    assert result.exit_code == 0, result.output
+    config = fold(load_record(record).events).config
+    assert (config.players, config.layout) == (2, "duel")
+    result = run(["--layout", "nope"], "", tmp_path)
+    assert result.exit_code != 0 and "'nope' is not one of" in result.output

@@ -24,14 +24,15 @@ from cinco.core.events import (
     HandDiscarded,
     TurnEnded,
 )
-from cinco.core.game import Game
-from cinco.core.state import FREE
+from cinco.core.protocol import Accepted
+from cinco.core.record import load_record
+from cinco.core.state import FREE, fold
+from cinco.core.table import Table
 from cinco.frontends.board_view import render_board
 from cinco.frontends.main import main
+from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.table import Style, TableView, render
-from cinco.frontends.narration import Narrator, describe_result
-from cinco.plugins.record_writer import RecordWriter
 
 
 @given(st.text())
@@ -131,15 +132,16 @@ def test_board_marks_in_plain_text() -> None:
 
 def test_table_fits_80_by_24() -> None:
     """Six players at 80×24: every line fits the width and the table leaves room below."""
-    game = Game.new(GameConfig.for_players(6, seed=1, first_seat=0))
-    view = TableView(
-        state=game.view(0),
-        viewer=0,
-        log=Narrator(game.config, 0).lines,
-        show_keys=True,
-        message="hello",
-        plays=dict(game.legal_actions(0).plays),
-    )
+    with Table.create(GameConfig.for_players(6, seed=1, first_seat=0)) as table:
+        ann = table.seat(0)
+        view = TableView(
+            state=ann.view,
+            viewer=0,
+            log=Narrator(table.config, 0).lines,
+            show_keys=True,
+            message="hello",
+            plays=dict(ann.legal().plays),
+        )
     from rich.console import Console
 
     console = Console(width=80, height=24, record=True, file=io.StringIO())
@@ -162,9 +164,9 @@ def test_rules_command() -> None:
 def record(tmp_path: Path) -> Path:
     path = tmp_path / "g.jsonl"
     config = GameConfig.for_players(2, seed=4, bots=("greedy", "random"), turn_limit=300)
-    game = Game.new(config, plugins=[RecordWriter(path)])
-    game.play_bots()
-    assert game.is_over
+    with Table.create(config, record=path) as table:
+        table.play_bots()
+        assert table.status().is_over
     return path
 
 
@@ -192,6 +194,32 @@ def test_replay_without_terminal_prints_the_game(record: Path) -> None:
     assert result.exit_code == 0
     assert "Moves:" in result.output
     assert re.search(r"(Ann|Bob) played \d+ and placed on \d+", result.output)
+
+
+def test_replay_leaves_out_undone_moves(tmp_path: Path) -> None:
+    """A record with an undo in it: the replay's moves are the ones that count, and the last
+    step is the game as it stands."""
+    from cinco.core.commands import PlayCard
+    from cinco.frontends.terminal.replay import step_counts
+
+    path = tmp_path / "undo.jsonl"
+    config = GameConfig.for_players(2, seed=6, bots=(None, "greedy"), first_seat=0)
+    with Table.create(config, record=path) as table:
+        ann = table.seat(0)
+        for _move in range(2):
+            card, spaces = ann.legal().plays[0]
+            assert isinstance(ann.submit(PlayCard(0, card, spaces[0])), Accepted)
+            table.play_bots()
+        assert isinstance(ann.undo(), Accepted)
+    events = load_record(path).events
+    counts = step_counts(events)
+    assert len(counts) == 1 + 2  # the deal, Ann's first play, greedy's answer
+    assert fold(events[: counts[-1]]).board == fold(events).board
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Replay · move 2 of 2" in result.output
+    moves = result.output.split("Moves:")[1]
+    assert moves.count("Ann played") == 1  # the undone play is not a move
 
 
 @pytest.mark.parametrize(

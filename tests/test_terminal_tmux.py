@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.events import CardPlayed, TurnEnded
+from cinco.core.events import CardPlayed, TurnEnded, Undone
 from cinco.core.record import load_record
 from cinco.core.state import fold
 
@@ -103,12 +103,14 @@ def test_play_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> None:
     assert mine and mine[-1].card == card
     assert f"You played {card} and placed on {mine[-1].space}" in screen
 
-    # Undo goes back to Ann's previous turn; the record follows.
+    # Undo takes Ann's play back (the table's undo); the record says so and keeps the play.
     terminal.keys("u")
     screen = terminal.wait_for(lambda s: "Undone" in s, "the undo")
     events = load_record(record).events
-    assert not any(isinstance(e, CardPlayed) and e.seat == 0 for e in events)
+    assert any(isinstance(e, Undone) and e.seat == 0 for e in events)
+    assert fold(events).tokens[0] == 0
     assert hand_on(screen) == fold(events).hand(0)
+    assert "Ann took back their last move." in screen
 
     # Help, then quit: the game is saved and named.
     terminal.keys("?")
@@ -117,6 +119,7 @@ def test_play_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> None:
     terminal.keys("q")
     screen = terminal.wait_for(lambda s: "Game saved in" in s, "the saved message")
     assert "cinco --resume" in screen
+    assert str(record) in " ".join(screen.split()) or record.name in screen
     assert not fold(load_record(record).events).is_over
     assert all(not isinstance(e, TurnEnded) or e.seat in (0, 1) for e in events)
 

@@ -1,14 +1,17 @@
-"""The Kivy application: screens, the flow between them, bots off the UI thread, screenshots.
+"""The Kivy application: screens, the flow between them, bots that think without freezing the
+screen, screenshots.
 
-The app keeps one :class:`~.session.TableSession`; every change goes through the engine and is
-followed by :meth:`CincoApp.advance`, which decides what to show next.
+The app keeps one :class:`~.session.TableSession` (a table and its seat handles); every change
+is a request to the table and is followed by :meth:`CincoApp.advance`, which decides what to
+show next. A bot thinks in the table's own thread (``start_bot_turn``); a Kivy clock polls its
+answer and pumps the handles' streams, so the UI keeps drawing meanwhile.
 """
 
 from __future__ import annotations
 
-import random
-import threading
+import tempfile
 import time
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +22,10 @@ from kivy.factory import Factory
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.errors import CincoError, IllegalCommand
-from cinco.core.events import CardPlayed, Event, Viewer
+from cinco.core.errors import CincoError
+from cinco.core.events import Viewer
 from cinco.core.i18n import _
+from cinco.core.protocol import Accepted, Refused
 from cinco.core.registry import Registry, default_registry
 from cinco.frontends.options import PlayOptions
 
@@ -54,8 +58,12 @@ class CincoApp(App):  # type: ignore[misc]
         self.selected: int | None = None
         self.thinking = False
         self.message = ""
-        self._bot_thread: threading.Thread | None = None
+        self._bot: Future[Accepted | Refused] | None = None
+        self._bot_poll: Any = None
+        self._pump_event: Any = None
         self._over_event: Any = None
+        #: Screenshot mode records into a folder of its own, removed on exit.
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
         #: Called on the UI thread after every move (tests hook in here).
         self.on_change: list[Any] = []
 
@@ -86,6 +94,8 @@ class CincoApp(App):  # type: ignore[misc]
         return manager
 
     def on_start(self) -> None:
+        # The streams: every handle's messages are taken in on the UI thread.
+        self._pump_event = Clock.schedule_interval(self.pump, 0.1)
         try:
             if self.options.resume is not None:
                 self.resume(self.options.resume)
@@ -101,8 +111,19 @@ class CincoApp(App):  # type: ignore[misc]
             self.when_settled(lambda: self.save_screenshot(Path(screenshot)))
 
     def on_stop(self) -> None:
-        if self.session is not None and not self.thinking:
-            self.session.close()
+        if self._pump_event is not None:
+            self._pump_event.cancel()
+        if self.session is not None:
+            self.session.close()  # after the bot's move, if one is thinking
+        if self._scratch is not None:
+            self._scratch.cleanup()
+
+    def pump(self, _dt: float = 0.0) -> None:
+        """Take in the handles' streams; redraw if something came that no request of ours
+        brought (a bot's move is drawn when its answer is polled)."""
+        session = self.session
+        if session is not None and session.pump() and not self.thinking:
+            self.advance(session.take_landed())
 
     def show(self, name: str) -> None:
         if self.manager.current != name:
@@ -121,13 +142,33 @@ class CincoApp(App):  # type: ignore[misc]
     # -- starting games -----------------------------------------------------------------------
 
     def start_from_options(self, options: PlayOptions) -> None:
-        seed = options.seed if options.seed is not None else random.randrange(2**31)
-        config = options.config(self.registry, seed)
-        path = options.record if options.record is not None else new_record_path(seed)
-        self.begin(TableSession.new(config, path, registry=self.registry))
+        # The seed is --seed's, else none: the table draws one, and never shows it.
+        config = options.config(self.registry)
+        self.begin(TableSession.new(config, self.record_path(options), registry=self.registry))
+
+    def record_path(self, options: PlayOptions) -> Path | None:
+        """Where a new game is saved: ``--record FILE``, else a new file in the autosave
+        folder; a screenshot's game goes to a scratch folder, removed on exit."""
+        if options.record is not None:
+            return options.record
+        if options.screenshot is not None:
+            if self._scratch is None:
+                self._scratch = tempfile.TemporaryDirectory(prefix="cinco-shot-")
+            return new_record_path(Path(self._scratch.name))
+        return new_record_path()
 
     def resume(self, path: Path) -> None:
-        self.begin(TableSession.resume(Path(path), registry=self.registry))
+        current = self.session
+        if current is not None and current.path is not None and same_file(current.path, path):
+            # The game open here (a record being played is locked): carry on with it.
+            self.cancel_over()
+            self.shown = None
+            self.selected = None
+            self.advance()
+            return
+        # A screenshot only looks: the record is read, never written to.
+        record = self.options.screenshot is None
+        self.begin(TableSession.resume(Path(path), registry=self.registry, record=record))
 
     def rematch(self) -> None:
         if self.session is not None and not self.thinking:
@@ -140,7 +181,8 @@ class CincoApp(App):  # type: ignore[misc]
         self.session = session
         self.shown = None
         self.selected = None
-        self.message = ""
+        self.message = " ".join(session.warnings)
+        session.pump()
         self.advance()
 
     # -- the flow -----------------------------------------------------------------------------
@@ -254,60 +296,69 @@ class CincoApp(App):  # type: ignore[misc]
 
     def act(self, command: Command) -> None:
         assert self.session is not None
-        try:
-            events = self.session.execute(command)
-        except IllegalCommand as exc:
-            self.message = exc.message
+        refused = self.session.submit(command)
+        if refused is not None:
+            self.message = refused.message
             self.render()
             return
         self.selected = None
         self.message = ""
-        self.advance(landed_space(events))
+        self.advance(self.session.take_landed())
 
     def undo(self) -> None:
-        if self.session is None or self.thinking or not self.session.can_undo:
+        """Take back the last person's move, as the table allows (its reason if not)."""
+        session = self.session
+        if session is None or self.thinking:
+            return
+        refused = session.undo()
+        self.selected = None
+        if refused is not None:
+            self.message = refused.message
+            if not session.is_over:
+                self.render()
             return
         self.cancel_over()
-        self.session.undo()
-        self.selected = None
         self.message = ""
         self.advance()
 
     # -- bots ---------------------------------------------------------------------------------
 
     def start_bot(self) -> None:
-        """Let the bot move on a worker thread; the result comes back to the UI thread."""
+        """Let the bot move in the table's thread; a clock polls for its answer, so the UI
+        keeps drawing (and the spinner turning) meanwhile."""
         if self.thinking or self.session is None:
             return
         self.thinking = True
         session = self.session
-        delay = self.options.delay
+        began = time.monotonic()
+        future = session.start_bot_turn()
+        self._bot = future
 
-        def work() -> None:
-            began = time.monotonic()
-            events: tuple[Event, ...] = ()
-            error: str | None = None
-            try:
-                events = session.play_bot_turn()
-            except Exception as exc:  # report it on screen, never kill the app
-                error = f"{type(exc).__name__}: {exc}"
-            remaining = delay - (time.monotonic() - began)
-            if remaining > 0:
-                time.sleep(remaining)
-            Clock.schedule_once(lambda _dt: self.bot_done(session, events, error))
+        def poll(_dt: float) -> bool:
+            if not future.done() or time.monotonic() - began < self.options.delay:
+                return True
+            self._bot_poll = None
+            self.bot_done(session, future)
+            return False
 
-        self._bot_thread = threading.Thread(target=work, name="cinco-bot", daemon=True)
-        self._bot_thread.start()
+        self._bot_poll = Clock.schedule_interval(poll, 0.03)
 
-    def bot_done(self, session: TableSession, events: tuple[Event, ...], error: str | None) -> None:
+    def bot_done(self, session: TableSession, future: Future[Accepted | Refused]) -> None:
         self.thinking = False
+        self._bot = None
         if session is not self.session:
             return
+        session.pump()
+        try:
+            answer = future.result()
+            error = answer.message if isinstance(answer, Refused) else None
+        except Exception as exc:  # report it on screen, never kill the app
+            error = f"{type(exc).__name__}: {exc}"
         if error is not None:
             self.message = _("The bot failed: {error}").format(error=error)
             self.render()
             return
-        self.advance(landed_space(events))
+        self.advance(session.take_landed())
 
     # -- replay and screenshots ---------------------------------------------------------------
 
@@ -349,9 +400,8 @@ class CincoApp(App):  # type: ignore[misc]
         return path
 
 
-def landed_space(events: tuple[Event, ...]) -> int | None:
-    """The space a token went on in *events*, if any (for the landing animation)."""
-    for event in events:
-        if isinstance(event, CardPlayed) and event.space is not None:
-            return event.space
-    return None
+def same_file(one: Path, other: Path) -> bool:
+    try:
+        return Path(one).resolve() == Path(other).resolve()
+    except OSError:
+        return False

@@ -1,7 +1,7 @@
 """The app's screens: behaviour only (their layout is in ``cinco.kv``).
 
-Screens render what the :class:`~.session.TableSession` and the engine answer; the rules stay
-in the engine.
+Screens render what the :class:`~.session.TableSession` answers: seat handles' projected views,
+the table's answers and refusals, and the shared narrator's words. The rules stay in the engine.
 """
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ from kivy.uix.screenmanager import Screen
 
 from cinco.core.config import DEFAULT_NAMES
 from cinco.core.errors import CincoError
-from cinco.core.events import Event, GameStarted
+from cinco.core.events import SPECTATOR, Event, GameStarted
 from cinco.core.i18n import _
 from cinco.core.record import load_record
 from cinco.core.registry import Registry
 from cinco.core.state import FREE, GameState, fold
+from cinco.frontends.narration import Narrator
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions
 
 from .session import (
     TableSession,
     autosave_dir,
-    describe,
-    log_lines,
     record_label,
+    saved_games,
     turn_boundaries,
     unfinished_games,
 )
@@ -58,22 +58,19 @@ class StartScreen(Screen):  # type: ignore[misc]
         from kivy.factory import Factory
 
         self.registry = registry
-        self.players = options.players or 2
+        # What may be chosen comes from the installed plugins (a third party's layout too).
+        self.player_counts = registry.player_counts()
+        self.players = options.players or (2 if 2 in self.player_counts else self.player_counts[0])
         self.layout_name = options.layout
         self.chosen_variants = set(options.variants)
         self.bot_names = sorted(registry.bots())
         ids = self.ids
-        for n in (2, 3, 4, 6):
+        for n in self.player_counts:
             button = Factory.CToggle(text=str(n), group="players")
             button.state = "down" if n == self.players else "normal"
             button.bind(on_release=lambda _b, n=n: self.set_players(n))
             ids.players.add_widget(button)
-        self.layout_buttons = {}
-        for lay in (lay for lay in registry.layouts().values() if lay.players == 6):
-            button = Factory.CToggle(text=lay.name.replace("x", " × "), group="layouts")
-            button.bind(on_release=lambda _b, name=lay.name: self.set_layout(name))
-            ids.layouts.add_widget(button)
-            self.layout_buttons[lay.name] = button
+        self.layout_buttons: dict[str, Any] = {}
         for name, variant in sorted(registry.variants().items()):
             button = Factory.CToggle(
                 text=f"{name.capitalize()}: {variant.description}",
@@ -98,16 +95,27 @@ class StartScreen(Screen):  # type: ignore[misc]
         return [_("Person")] + [_("Bot: {name}").format(name=name) for name in self.bot_names]
 
     def set_players(self, players: int) -> None:
+        from kivy.factory import Factory
+
         self.save_rows()
         self.players = players
         for button in self.ids.players.children:
             button.state = "down" if button.text == str(players) else "normal"
-        names = sorted(self.layout_buttons)
-        if players == 6 and self.layout_name not in names:
+        # The layouts for this many players, the default first; a choice only if several.
+        layouts = self.registry.layouts_for(players)
+        names = [lay.name for lay in layouts]
+        if self.layout_name not in names:
             self.layout_name = names[0] if names else None
-        for name, button in self.layout_buttons.items():
-            button.disabled = players != 6
-            button.state = "down" if players == 6 and name == self.layout_name else "normal"
+        box = self.ids.layouts
+        box.clear_widgets()
+        self.layout_buttons = {}
+        for lay in layouts:
+            button = Factory.CToggle(text=lay.name.replace("x", " × "), group="layouts")
+            button.bind(on_release=lambda _b, name=lay.name: self.set_layout(name))
+            button.disabled = len(layouts) < 2
+            button.state = "down" if lay.name == self.layout_name else "normal"
+            box.add_widget(button)
+            self.layout_buttons[lay.name] = button
         self.rebuild_seats()
 
     def set_layout(self, name: str) -> None:
@@ -123,9 +131,7 @@ class StartScreen(Screen):  # type: ignore[misc]
 
     def teams(self) -> int:
         try:
-            return self.registry.layout(
-                self.players, self.layout_name if self.players == 6 else None
-            ).teams
+            return self.registry.layout(self.players, self.layout_name).teams
         except CincoError:
             return 2
 
@@ -138,7 +144,8 @@ class StartScreen(Screen):  # type: ignore[misc]
         for seat in range(self.players):
             row = SeatRow(seat=seat, team=seat % teams, kinds=kinds)
             bot, level = self.bots.get(seat, (None, None))
-            row.ids.name.text = self.names.get(seat, DEFAULT_NAMES[seat])
+            default = DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else f"P{seat + 1}"
+            row.ids.name.text = self.names.get(seat, default)
             row.ids.kind.text = kinds[0] if bot is None else kinds[1 + self.bot_names.index(bot)]
             row.ids.kind.bind(text=lambda _s, _t, row=row: self.update_levels(row))
             self.update_levels(row, level)
@@ -181,7 +188,7 @@ class StartScreen(Screen):  # type: ignore[misc]
         self.save_rows()
         return PlayOptions(
             players=self.players,
-            layout=self.layout_name if self.players == 6 else None,
+            layout=self.layout_name,
             variants=tuple(sorted(self.chosen_variants)),
             bots={s: b for s, b in self.bots.items() if s < self.players},
             names={s: n for s, n in self.names.items() if s < self.players},
@@ -225,7 +232,7 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
         self.title = _("Pass the tablet to {name}").format(name=name)
         self.subtitle = _("{name}, tap to show your cards").format(name=name)
         self.team = session.config.team_of(seat)
-        log = session.log(limit=1)
+        log = session.log(limit=1, viewer=SPECTATOR)
         self.last_move = _("Last move: {move}").format(move=log[-1]) if log else ""
 
     def on_touch_up(self, touch: Any) -> bool:
@@ -250,6 +257,7 @@ class GameScreen(Screen):  # type: ignore[misc]
     can_draw = BooleanProperty(False)
     can_exchange = BooleanProperty(False)
     can_undo = BooleanProperty(False)
+    undo_text = StringProperty("")
 
     def render(
         self, session: TableSession, selected: int | None, thinking: bool, message: str = ""
@@ -291,7 +299,8 @@ class GameScreen(Screen):  # type: ignore[misc]
         burning = mine and selected is not None and not legal.spaces_for(selected)
         self.burn_text = _("Burn {card}").format(card=selected) if burning else ""
         self.reason = message or self.reasons(session, mine, selected)
-        self.can_undo = session.can_undo and not thinking
+        self.can_undo = not thinking and session.can_undo
+        self.undo_text = undo_label(session, viewer)
         self.log = "\n".join(session.log(limit=60))
         self.ids.log_scroll.scroll_y = 0
 
@@ -373,9 +382,10 @@ class GameOverScreen(Screen):  # type: ignore[misc]
     log = StringProperty("")
     winner = NumericProperty(-1)
     can_undo = BooleanProperty(False)
+    undo_text = StringProperty("")
 
     def show(self, session: TableSession) -> None:
-        view = session.view(None)
+        view = session.public_view
         board = self.ids.board
         board.board = list(view.board)
         board.legal = []
@@ -388,6 +398,15 @@ class GameOverScreen(Screen):  # type: ignore[misc]
         )
         self.log = "\n".join(session.log(limit=80))
         self.can_undo = session.can_undo
+        self.undo_text = undo_label(session, session.viewer())
+
+
+def undo_label(session: TableSession, viewer: Any) -> str:
+    """ "Undo", or whose move it takes back when that is not the person looking."""
+    seat = session.undo_seat()
+    if seat is None or seat == viewer or len(session.humans) == 1:
+        return _("Undo")
+    return _("Undo {name}'s move").format(name=session.config.seats[seat].name)
 
 
 # -- replay -----------------------------------------------------------------------------------
@@ -424,15 +443,7 @@ class ReplayScreen(Screen):  # type: ignore[misc]
         """List the autosave folder, newest first, with *selected* (a record from anywhere)
         at the top, and show *selected*, else the newest saved game."""
         folder = autosave_dir()
-        try:
-            paths = (
-                sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-                if folder.is_dir()
-                else []
-            )
-        except OSError:  # the folder cannot be read: the picker still works
-            paths = []
-        paths = paths[:40]
+        paths = saved_games(folder, newest=40)  # none if it cannot be read: the picker works
         outside = None
         if selected is not None:
             selected = Path(selected).expanduser().absolute()
@@ -467,7 +478,10 @@ class ReplayScreen(Screen):  # type: ignore[misc]
     def clear(self) -> None:
         """Nothing loaded: an empty board and no steps."""
         self.events: list[Event] = []
+        self.public: list[Event] = []
         self.bounds: list[int] = []
+        self.lines: list[str] = []
+        self.said: list[int] = []
         self.has_game = False
         self.can_continue = False
         self.steps = 0
@@ -490,7 +504,9 @@ class ReplayScreen(Screen):  # type: ignore[misc]
             if not isinstance(first, GameStarted):  # load_record checks it; never crash
                 raise CincoError(_("the first event must be game_started"))
             self.bounds = turn_boundaries(self.events)
-            over = fold(self.events).is_over
+            # Shown as a spectator saw it: the board and public moves, never a hand.
+            self.public = [event.seen_by(SPECTATOR) for event in self.events]
+            over = fold(self.public).is_over
         except Exception as exc:  # a damaged or foreign file: say why, never crash
             self.clear()
             reason = str(exc) if isinstance(exc, CincoError | OSError) else repr(exc)
@@ -498,6 +514,12 @@ class ReplayScreen(Screen):  # type: ignore[misc]
             self.message_is_error = True
             return
         self.config = first.config
+        narrator = Narrator(self.config, SPECTATOR)
+        self.said = []  # how many log lines were said after each event
+        for event in self.public:
+            narrator.feed(event)
+            self.said.append(len(narrator.lines))
+        self.lines = [line.text for line in narrator.lines]
         # Worth telling, not an error: a last line cut short, a variant not installed here.
         self.message = " ".join(record.warnings)
         self.message_is_error = False
@@ -539,16 +561,17 @@ class ReplayScreen(Screen):  # type: ignore[misc]
             return
         self.step = step
         count = self.bounds[step]
-        state = fold(self.events[:count])
+        shown = fold(self.public[:count])
         board = self.ids.board
-        board.board = list(state.board)
-        board.line = list(state.result.line or ()) if state.result else []
-        board.last = state.last_play.space if state.last_play and state.last_play.space else 0
+        board.board = list(shown.board)
+        board.line = list(shown.result.line or ()) if shown.result else []
+        board.last = shown.last_play.space if shown.last_play and shown.last_play.space else 0
         self.position = _("Turn {n} of {total}").format(n=step, total=self.steps)
         previous = self.bounds[step - 1] if step else 0
-        said = [describe(e, self.config) for e in self.events[previous:count]]
-        self.move = "\n".join(s for s in said if s) or _("The cards are dealt.")
-        self.log = "\n".join(log_lines(self.events[:count], self.config, limit=40))
+        before = self.said[previous - 1] if previous else 0
+        upto = self.said[count - 1]
+        self.move = "\n".join(self.lines[before:upto]) or _("The cards are dealt.")
+        self.log = "\n".join(self.lines[:upto][-40:])
         self.ids.log_scroll.scroll_y = 0
 
 

@@ -1,10 +1,12 @@
 """What happens at the table, without any Kivy: plain Python, tested without a display.
 
-A :class:`TableSession` owns one :class:`~cinco.core.game.Game` and answers the questions a
-screen asks: whose cards may be shown now, whether the tablet must be passed first, what the
-rules say about Draw and Exchange (asked of the engine, never worked out here), what undo goes
-back to, and what happened so far in words. Every game is saved as it goes (a record written by
-:class:`~cinco.plugins.record_writer.RecordWriter`), so "Continue" finds it again.
+A :class:`TableSession` holds one :class:`~cinco.core.table.Table` and the seat handles of the
+people at it (and a spectator's), and answers the questions a screen asks: whose cards may be
+shown now, whether the tablet must be passed first, what the table says about Draw, Exchange
+and Undo (asked of the table, never worked out here), and what happened so far in words (the
+shared :class:`~cinco.frontends.narration.Narrator`, fed by each handle's stream). It never
+sees the referee's game: only the handles' projected views. The table saves every event to
+the game's record as it goes, so "Continue" finds it again.
 
 >>> from cinco.core.config import GameConfig, Seat
 >>> config = GameConfig.for_players(2, seed=4, first_seat=0)
@@ -13,82 +15,62 @@ back to, and what happened so far in words. Every game is saved as it goes (a re
 ((0, 1), True)
 >>> session.viewer()
 0
+>>> session.close()
 """
 
 from __future__ import annotations
 
-import os
-import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 
 from cinco.core.commands import Command, Draw, Exchange
 from cinco.core.config import GameConfig
-from cinco.core.errors import IllegalCommand
 from cinco.core.events import (
     SPECTATOR,
     CardPlayed,
     Event,
     GameEnded,
     GameStarted,
-    HandDiscarded,
-    Notice,
     TurnEnded,
+    Undone,
     Viewer,
 )
-from cinco.core.game import Game
 from cinco.core.i18n import _
+from cinco.core.protocol import Accepted, Envelope, Message, Refused
 from cinco.core.record import load_record
 from cinco.core.registry import Registry
-from cinco.core.rules import LegalActions, decide
+from cinco.core.rules import LegalActions
+from cinco.core.saves import (
+    DATA_DIR_ENV,
+    data_dir,
+    games_dir,
+    new_record_path,
+    saved_games,
+    unfinished_games,
+)
 from cinco.core.state import HAND_LIMIT, GameState
-from cinco.plugins.record_writer import RecordWriter
+from cinco.core.table import SeatHandle, Table, TableStatus, turns
+from cinco.frontends.narration import LogLine, Narrator, describe_result
 
-#: Overrides where games are saved (tests, portable installs).
-DATA_DIR_ENV = "CINCO_DATA_DIR"
-
-
-def data_dir() -> Path:
-    """Where the app keeps its files: ``$CINCO_DATA_DIR``, else the platform's user data
-    directory for ``cinco``."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("cinco"))
+__all__ = [
+    "DATA_DIR_ENV",
+    "TableSession",
+    "autosave_dir",
+    "data_dir",
+    "new_record_path",
+    "record_label",
+    "saved_games",
+    "turn_boundaries",
+    "unfinished_games",
+]
 
 
 def autosave_dir() -> Path:
-    return data_dir() / "games"
-
-
-def new_record_path(seed: int) -> Path:
-    """A fresh record file in the autosave folder, named by date so the newest sorts last."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return autosave_dir() / f"game-{stamp}-{seed}.jsonl"
-
-
-def unfinished_games(folder: Path | None = None, newest: int = 20) -> list[Path]:
-    """Saved games that are not over, newest first, among the *newest* saved files (the start
-    screen asks each time it opens). Unreadable files are skipped: a bad file must never stop
-    the app from starting."""
-    folder = autosave_dir() if folder is None else folder
-    if not folder.is_dir():
-        return []
-    found = []
-    paths = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for path in paths[:newest]:
-        try:
-            record = load_record(path)
-            state = Game.from_events(record.events).state
-        except Exception:  # a damaged or foreign file: skip it, never crash
-            continue
-        if not state.is_over:
-            found.append((path.stat().st_mtime, path))
-    return [path for _mtime, path in sorted(found, reverse=True)]
+    """The folder of saved games (shared with the terminal game)."""
+    return games_dir()
 
 
 def record_label(path: Path, by_name: bool = False) -> str:
@@ -122,69 +104,34 @@ def record_label(path: Path, by_name: bool = False) -> str:
     return f"{first_part} · {names} · {status}"
 
 
-def describe(event: Event, config: GameConfig) -> str | None:
-    """One line of the move log for a public event (``None``: nothing worth saying).
-
-    >>> config = GameConfig.for_players(2)
-    >>> describe(CardPlayed(seat=0, card=34, space=36), config)
-    'Ann played 34 on 36'
-    >>> describe(CardPlayed(seat=1, card=88, space=None), config)
-    "Bob's 88 burned"
+class TableSession:
+    """One game at the table: its :class:`Table`, a handle for each person and one for a
+    spectator, and a narrator for each of them. ``path`` is the record (``None``: not saved).
     """
 
-    def name(seat: int) -> str:
-        return config.seats[seat].name
-
-    if isinstance(event, CardPlayed):
-        if event.space is None:
-            return _("{name}'s {card} burned").format(name=name(event.seat), card=event.card)
-        return _("{name} played {card} on {space}").format(
-            name=name(event.seat), card=event.card, space=event.space
-        )
-    if isinstance(event, HandDiscarded):
-        return _("{name} exchanged their hand").format(name=name(event.seat))
-    if isinstance(event, TurnEnded) and event.action == "draw":
-        return _("{name} drew a card").format(name=name(event.seat))
-    if isinstance(event, GameEnded):
-        if event.action == "draw":
-            return (
-                _("{name} drew a card").format(name=name(event.seat))
-                + "\n"
-                + result_text(event, config)
-            )
-        return result_text(event, config)
-    if isinstance(event, Notice):
-        return event.text
-    return None
-
-
-def team_name(team: int, config: GameConfig) -> str:
-    """A team by its players' names ("Ann" or "Ann & Cid")."""
-    return " & ".join(config.seats[seat].name for seat in config.seats_of(team))
-
-
-def result_text(result: GameEnded, config: GameConfig) -> str:
-    """How the game ended, in words."""
-    if result.winner is not None:
-        team = team_name(result.winner, config)
-        if len(config.seats_of(result.winner)) == 1:
-            return _("{team} wins with five in a row!").format(team=team)
-        return _("{team} win with five in a row!").format(team=team)
-    reasons = {
-        "stalemate": _("A draw: a team placed its last token without making a line."),
-        "board_full": _("A draw: the board is full."),
-        "turn_limit": _("A draw: the turn limit was reached."),
-    }
-    return reasons.get(result.reason, _("A draw ({reason}).").format(reason=result.reason))
-
-
-class TableSession:
-    """One game at the table, with its record on disk (``path``; ``None``: not saved)."""
-
-    def __init__(self, game: Game, path: Path | None, writer: RecordWriter | None) -> None:
-        self.game = game
+    def __init__(self, table: Table, path: Path | None, registry: Registry | None = None):
+        self.table = table
         self.path = path
-        self._writer = writer
+        self.registry = registry
+        #: The configuration everyone may see (no seed).
+        self.config: GameConfig = table.config
+        #: Things worth telling about a resumed record (a cut-off last turn, ...).
+        self.warnings: list[str] = list(table.warnings)
+        self.public = table.spectator()
+        self.seats: dict[int, SeatHandle] = {seat: table.seat(seat) for seat in table.humans}
+        #: The public events so far (as a spectator sees them), from the spectator's stream.
+        self.events: list[Event] = []
+        self.narrators: dict[Viewer, Narrator] = {}
+        self._landed: int | None = None
+        self._fresh = False
+        for viewer, handle in ((SPECTATOR, self.public), *self.seats.items()):
+            narrator = Narrator(self.config, viewer)
+            for envelope in handle.events():
+                narrator.feed(envelope.event)
+            self.narrators[viewer] = narrator
+            handle.listen(self._listener(narrator))
+        self.events = [envelope.event for envelope in self.public.events()]
+        self.public.listen(self._heard)
 
     # -- creating -----------------------------------------------------------------------------
 
@@ -192,61 +139,94 @@ class TableSession:
     def new(
         cls, config: GameConfig, path: Path | None, registry: Registry | None = None
     ) -> TableSession:
-        writer = RecordWriter(path, frontend="kivy") if path is not None else None
-        plugins = [writer] if writer is not None else []
-        game = Game.new(config, registry=registry, plugins=plugins)
-        return cls(game, path, writer)
+        """A new table for *config*, recorded in *path* (a new file; ``None``: not saved)."""
+        table = Table.create(config, registry=registry, record=path, frontend="kivy")
+        return cls(table, path, registry)
 
     @classmethod
-    def resume(cls, path: Path, registry: Registry | None = None) -> TableSession:
-        """Continue the game saved in *path* (raises :class:`RecordError` with the reason)."""
-        record = load_record(path)
-        writer = RecordWriter(path, frontend="kivy")
-        # A turn cut short by a kill is left out: that player moves again from its start.
-        game = Game.from_events(
-            record.events, registry=registry, plugins=[writer], complete_turns=True
-        )
-        return cls(game, path, writer)
+    def resume(
+        cls, path: Path, registry: Registry | None = None, *, record: bool = True
+    ) -> TableSession:
+        """Continue the game saved in *path*, in that file (*record* false: only read it).
+        Raises :class:`RecordError` with the reason."""
+        table = Table.resume(Path(path), registry=registry, record=record)
+        return cls(table, Path(path) if record else None, registry)
 
-    def rematch(self, seed: int | None = None, folder: Path | None = None) -> TableSession:
-        """A new game with the same table and a new shuffle."""
-        seed = random.randrange(2**31) if seed is None else seed
-        config = replace(self.game.config, seed=seed, first_seat=None)
+    def rematch(self, folder: Path | None = None) -> TableSession:
+        """A new game at the same table: a new shuffle (from the operating system), the first
+        seat drawn again, a new record beside the last one."""
+        config = replace(self.config, first_seat=None)
         path = None
         if self.path is not None:
-            path = (folder or self.path.parent) / new_record_path(seed).name
-        return TableSession.new(config, path, registry=self.game.registry)
+            path = new_record_path(folder or self.path.parent)
+        return TableSession.new(config, path, registry=self.registry)
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
+        self.table.close()
+
+    # -- the stream ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _listener(narrator: Narrator) -> Callable[[Message], None]:
+        def hear(message: Message) -> None:
+            if isinstance(message, Envelope):
+                narrator.feed(message.event)
+
+        return hear
+
+    def _heard(self, message: Message) -> None:
+        if not isinstance(message, Envelope):
+            return
+        event = message.event
+        self.events.append(event)
+        self._fresh = True
+        if isinstance(event, CardPlayed) and event.space is not None:
+            self._landed = event.space
+        elif isinstance(event, Undone):
+            self._landed = None
+
+    def pump(self) -> bool:
+        """Take in what every handle's stream brought; whether any new event came."""
+        for handle in (self.public, *self.seats.values()):
+            handle.pump()
+        fresh, self._fresh = self._fresh, False
+        return fresh
+
+    def take_landed(self) -> int | None:
+        """The space the last token went on since this was last asked (for the animation)."""
+        landed, self._landed = self._landed, None
+        return landed
+
+    def status(self) -> TableStatus:
+        return self.table.status()
 
     # -- who sees what ------------------------------------------------------------------------
 
     @property
-    def config(self) -> GameConfig:
-        return self.game.config
-
-    @property
-    def state(self) -> GameState:
-        """The referee's state: for the engine's answers only, never drawn on screen."""
-        return self.game.state
-
-    @property
     def humans(self) -> tuple[int, ...]:
-        return tuple(i for i, seat in enumerate(self.config.seats) if not seat.is_bot)
+        return self.table.humans
+
+    @property
+    def public_view(self) -> GameState:
+        """The game as everyone may see it."""
+        return self.public.view
 
     @property
     def is_over(self) -> bool:
-        return self.game.is_over
+        return self.public.view.is_over
 
     @property
     def to_move(self) -> int:
-        return self.state.current_seat
+        return self.public.view.current_seat
 
     @property
     def bot_to_move(self) -> bool:
         return not self.is_over and self.config.seats[self.to_move].is_bot
+
+    @property
+    def event_count(self) -> int:
+        """How many events the game's log holds (undone ones included)."""
+        return self.public.seq + 1
 
     def viewer(self) -> Viewer:
         """Whose cards the screen may show now (S2): the person to move; with a single person
@@ -264,23 +244,32 @@ class TableSession:
         viewer = self.viewer()
         return len(self.humans) > 1 and viewer is not SPECTATOR and viewer != shown
 
-    def view(self, viewer: Viewer | None = None) -> GameState:
-        return self.game.view(self.viewer() if viewer is None else viewer)
+    def handle(self, viewer: Viewer) -> SeatHandle:
+        """The handle of *viewer*: a person's seat, else the spectator's."""
+        if viewer is not None and viewer in self.seats:
+            return self.seats[viewer]
+        return self.public
+
+    def view(self) -> GameState:
+        """The game as the viewer of the moment (:meth:`viewer`) sees it."""
+        return self.handle(self.viewer()).view
 
     def legal(self) -> LegalActions:
         """What the person to move may do (nothing while a bot moves or once it is over)."""
-        if self.is_over or self.bot_to_move:
-            return LegalActions(self.to_move, (), False, False)
-        return self.game.legal_actions(self.to_move)
+        seat = self.to_move
+        handle = self.seats.get(seat)
+        if handle is None or self.is_over:
+            return LegalActions(seat, (), False, False)
+        return handle.legal()
 
     def refusal(self, command: Command) -> str | None:
-        """The engine's reason for refusing *command* now, or ``None`` if it is allowed. Asked of
-        :func:`decide` (pure), so nothing changes."""
-        try:
-            decide(self.state, command, self.game.rules)
-        except IllegalCommand as exc:
-            return exc.message
-        return None
+        """The table's reason for refusing *command* now, or ``None`` if it is allowed (a dry
+        run: nothing changes)."""
+        handle = self.seats.get(command.seat)
+        if handle is None:
+            return Refused("not_seated").message
+        refused = handle.check(command)
+        return None if refused is None else refused.message
 
     def draw_refusal(self) -> str | None:
         return self.refusal(Draw(self.to_move))
@@ -290,64 +279,81 @@ class TableSession:
 
     # -- acting -------------------------------------------------------------------------------
 
-    def execute(self, command: Command) -> tuple[Event, ...]:
-        """Carry out a person's command; ``IllegalCommand`` says why not."""
-        return self.game.execute(command)
+    def submit(self, command: Command) -> Refused | None:
+        """Carry out a person's command: ``None`` when accepted, else the refusal."""
+        handle = self.seats.get(command.seat)
+        if handle is None:
+            return Refused("not_seated")
+        answer = handle.submit(command)
+        self.pump()
+        return answer if isinstance(answer, Refused) else None
 
-    def play_bot_turn(self) -> tuple[Event, ...]:
-        """Let the bot to move play (may be called off the UI thread; nothing else may touch
-        the game meanwhile)."""
-        return self.game.play_bot_turn()
+    def start_bot_turn(self) -> Future[Accepted | Refused]:
+        """Let the bot to move play, in the table's own thread: the answer comes in the
+        future, the events in the streams (:meth:`pump` takes them in)."""
+        return self.table.start_bot_turn()
 
-    def undo_target(self) -> int | None:
-        """Undo goes back to the start of the person's previous turn, taking back the bots'
-        moves since. Only in games of one person against bots (with more people, one must not
-        take back another's move)."""
-        if len(self.humans) != 1 or len(self.humans) == self.config.players:
-            return None
-        human = self.humans[0]
-        now = len(self.game.events)
-        for count in reversed(turn_boundaries(self.game.events)):
-            if count < now and self.game.state_at(count).current_seat == human:
-                return count
+    def play_bot_turn(self) -> Refused | None:
+        """Let the bot to move play, waiting for it."""
+        answer = self.table.play_bot_turn()
+        self.pump()
+        return answer if isinstance(answer, Refused) else None
+
+    def undo_seat(self) -> int | None:
+        """Whose move Undo would take back: the one person at the table, or else the person
+        who moved last (the table decides whether they may)."""
+        if len(self.humans) == 1:
+            return self.humans[0]
+        for turn in reversed(turns(self.events)):
+            if turn.seat in self.seats:
+                return turn.seat
         return None
+
+    def undo_refusal(self) -> str | None:
+        """Why Undo is not possible now (the table's policy, in its words), or ``None``."""
+        seat = self.undo_seat()
+        if seat is None:
+            return Refused("nothing_to_undo").message
+        refused = self.seats[seat].undo_refusal()
+        return None if refused is None else refused.message
 
     @property
     def can_undo(self) -> bool:
-        return self.undo_target() is not None
+        return self.undo_refusal() is None
 
-    def undo(self) -> None:
-        target = self.undo_target()
-        if target is None:
-            raise ValueError("nothing to undo")
-        self.close()
-        writer = RecordWriter(self.path, frontend="kivy") if self.path is not None else None
-        self.game = self.game.rewind(target, plugins=[writer] if writer else [])
-        self._writer = writer
+    def undo(self) -> Refused | None:
+        """Take back the last move of :meth:`undo_seat` (and the bots' replies since)."""
+        seat = self.undo_seat()
+        if seat is None:
+            return Refused("nothing_to_undo")
+        answer = self.seats[seat].undo()
+        self.pump()
+        self._landed = None
+        return answer if isinstance(answer, Refused) else None
 
     # -- telling ------------------------------------------------------------------------------
 
-    def log(self, limit: int | None = None) -> list[str]:
-        """The move log, oldest first, from public information only."""
-        return log_lines(self.game.events_for(SPECTATOR), self.config, limit)
+    def log(self, limit: int | None = None, viewer: Viewer | str = "now") -> list[str]:
+        """The move log as *viewer* is told it (by default the viewer of the moment; a
+        spectator's is public information only), oldest first."""
+        who = self.viewer() if viewer == "now" else viewer
+        narrator = self.narrators.get(who if isinstance(who, int) else SPECTATOR)
+        lines: list[LogLine] = narrator.lines if narrator is not None else []
+        texts = [line.text for line in lines]
+        return texts if limit is None else texts[-limit:]
 
     def result(self) -> str | None:
-        result = self.state.result
-        return None if result is None else result_text(result, self.config)
-
-
-def log_lines(events: Sequence[Event], config: GameConfig, limit: int | None = None) -> list[str]:
-    lines = [text for event in events if (text := describe(event, config))]
-    return lines if limit is None else lines[-limit:]
+        result = self.public.view.result
+        return None if result is None else describe_result(self.config, result)
 
 
 def turn_boundaries(events: Sequence[Event]) -> list[int]:
     """Event counts after which a turn is complete, for stepping through a record:
-    the deal first, then the end of every turn."""
+    the deal first, then the end of every turn (and every undo)."""
     counts: list[int] = []
     first = events[0] if events else None
     dealt = 2 + HAND_LIMIT * first.config.players if isinstance(first, GameStarted) else 0
     for count, event in enumerate(events, start=1):
-        if isinstance(event, TurnEnded | GameEnded) or count == dealt:
+        if isinstance(event, TurnEnded | GameEnded | Undone) or count == dealt:
             counts.append(count)
     return counts

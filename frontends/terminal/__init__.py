@@ -1,8 +1,8 @@
 """The terminal game: ``cinco --frontend cli`` (the default).
 
-It holds no rules: it reads legal moves from the game (:meth:`cinco.core.game.Game.legal_actions`),
-sends commands to it, and draws the projection of the player whose turn it is, learned from the
-game's event stream.
+It holds no rules and no game: it sits people at a :class:`cinco.core.table.Table`, reads legal
+moves from their seat handles, sends commands through them, and draws the projection of the
+player whose turn it is, learned from that handle's event stream.
 """
 
 from __future__ import annotations

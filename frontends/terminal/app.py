@@ -1,53 +1,78 @@
 """The terminal game loop: setup, turns of people and bots, hot-seat privacy, the end.
 
-:func:`play` is what ``cinco`` (``--frontend cli``) runs. The loop holds no rules: it asks the
-game what is legal, sends commands, and shows the engine's reason when one is refused.
+:func:`play` is what ``cinco`` (``--frontend cli``) runs. The loop holds no rules and no game:
+it opens a :class:`~cinco.core.table.Table`, takes a seat handle for every person at the
+screen (and one for a spectator), draws only what a handle's view shows, tells the moves from
+each handle's own stream, sends commands through the handle, and shows the table's reason
+when one is refused.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
 
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.errors import IllegalCommand
+from cinco.core.errors import CincoError
 from cinco.core.events import SPECTATOR, Viewer
-from cinco.core.game import Game
 from cinco.core.i18n import _
-from cinco.core.registry import default_registry
+from cinco.core.protocol import Accepted, Envelope, Message, Refused
+from cinco.core.registry import Registry, default_registry
+from cinco.core.saves import new_record_path
+from cinco.core.table import SeatHandle, Table, TableStatus
+from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.options import PlayOptions
 from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.help import help_text
 from cinco.frontends.terminal.hint import hint
 from cinco.frontends.terminal.screen import QuitGame, Screen
-from cinco.frontends.terminal.session import Session
 from cinco.frontends.terminal.setup import ask_setup
 from cinco.frontends.terminal.table import Style, TableView, render
-from cinco.frontends.narration import describe_result
 
 
 def play(options: PlayOptions) -> None:
     """Play a game in this terminal, as *options* say (asking when they say nothing)."""
     screen = Screen()
     registry = default_registry()
-    warnings: list[str] = []
     try:
-        if options.resume is not None:
-            session, warnings = Session.resume(registry, options.resume, options.record)
-        else:
-            if options.is_default:
-                options = ask_setup(screen, registry, options)
-            session = Session.start(registry, options)
+        table, warnings = open_table(screen, registry, options)
     except (QuitGame, KeyboardInterrupt):
         screen.say(_("No game was started."))
         return
-    if options.resume is not None:
-        warnings.insert(0, _("Resumed from {path}.").format(path=options.resume))
-    TerminalGame(screen, session, delay=options.delay, warnings=warnings).run()
+    TerminalGame(screen, table, delay=options.delay, warnings=warnings).run()
 
 
-def describe_command(game: Game, command: Command) -> str:
+def open_table(screen: Screen, registry: Registry, options: PlayOptions) -> tuple[Table, list[str]]:
+    """The table *options* ask for: a resumed record, or a new game recorded in a fresh file
+    (its name says when it was started, never the seed). Returns it and things to tell."""
+    source = options.resume
+    if source is not None:
+        target = options.record
+        if target is None or target == source:
+            table = Table.resume(source, registry=registry)
+            return table, [_("Resumed from {path}.").format(path=source), *table.warnings]
+        # Read the record, then go on in a new file: the old one stays as it was.
+        table = Table.resume(source, registry=registry, record=False)
+        try:
+            saved = table.save_as(target)
+        except BaseException:
+            table.close()
+            raise
+        intro = _("Resumed from {source}; the game goes on in {path}.").format(
+            source=source, path=saved
+        )
+        return table, [intro, *table.warnings]
+    if options.is_default:
+        options = ask_setup(screen, registry, options)
+    config = options.config(registry)
+    path = options.record or new_record_path()
+    return Table.create(config, registry=registry, record=path, frontend="cli"), []
+
+
+def describe_command(command: Command) -> str:
     """A command in the words a player would type it: ``34 36``, ``d``, ``x``."""
     if isinstance(command, PlayCard):
         if command.space is None:
@@ -64,54 +89,85 @@ def command_keys(command: Command) -> str:
     return "d" if isinstance(command, Draw) else "x"
 
 
+def _feeder(narrator: Narrator) -> Callable[[Message], None]:
+    def feed(message: Message) -> None:
+        if isinstance(message, Envelope):
+            narrator.feed(message.event)
+
+    return feed
+
+
+class BotFailed(CincoError):
+    """The table could not play a bot's turn (the rules refused even its fallback move)."""
+
+
 class TerminalGame:
-    """One game on one screen."""
+    """One game on one screen: a table, a handle per person here, and a spectator's."""
 
     def __init__(
-        self, screen: Screen, session: Session, *, delay: float, warnings: Collection[str] = ()
+        self, screen: Screen, table: Table, *, delay: float, warnings: Collection[str] = ()
     ) -> None:
         self.screen = screen
-        self.session = session
+        self.table = table
+        self.config = table.config
         self.delay = delay
-        humans = session.humans
+        self.humans = table.humans
+        self.handles: dict[int, SeatHandle] = {seat: table.seat(seat) for seat in self.humans}
+        self.spectator = table.spectator()
+        #: One narrator per person and one for the spectator, each told its handle's stream.
+        self.narrators: dict[Viewer, Narrator] = {}
+        for viewer, handle in [*self.handles.items(), (SPECTATOR, self.spectator)]:
+            narrator = Narrator(self.config, viewer)
+            for envelope in handle.events():  # what arrived before anyone listened
+                narrator.feed(envelope.event)
+            handle.listen(_feeder(narrator))
+            self.narrators[viewer] = narrator
         #: Whose view is on screen. With several people nobody's, until the first one's turn.
-        self.owner: Viewer = humans[0] if len(humans) == 1 else SPECTATOR
+        self.owner: Viewer = self.humans[0] if len(self.humans) == 1 else SPECTATOR
         self.notice = " ".join(warnings)
         #: Plain text: how many of each viewer's log lines have been printed already.
         self.printed: dict[Viewer, int] = {}
 
-    @property
-    def game(self) -> Game:
-        return self.session.game
+    def handle(self, viewer: Viewer) -> SeatHandle:
+        return (
+            self.handles.get(viewer, self.spectator) if isinstance(viewer, int) else self.spectator
+        )
+
+    def narrator(self, viewer: Viewer) -> Narrator:
+        return self.narrators.get(viewer, self.narrators[SPECTATOR])
 
     # -- the loop ----------------------------------------------------------------------------
 
     def run(self) -> None:
         try:
             while True:
-                while not self.game.is_over:
-                    seat = self.game.state.current_seat
-                    if self.game.config.seats[seat].is_bot:
-                        self.bot_turn(seat)
+                while True:
+                    status = self.table.status()
+                    if status.problem is not None:
+                        self.rescue(status.problem)
+                        continue
+                    if status.is_over:
+                        break
+                    if status.bot_to_move:
+                        self.bot_turn(status.to_move)
                     else:
-                        self.human_turn(seat)
+                        self.human_turn(status.to_move)
                 self.finish()
                 if not self.take_back_after_the_end():
+                    self.leave(quiet=True)
                     return
         except QuitGame:
-            self.session.close()
-            self.saved_message()
+            self.leave()
             return
         except KeyboardInterrupt:
-            self.session.close()
             self.screen.console.print()
-            self.saved_message()
+            self.leave()
             raise SystemExit(130) from None
         except Exception as exc:
             # A bug must not cost the player the game: the record is complete up to the last
             # move, so say where it is. CINCO_DEBUG=1 shows the traceback instead.
-            self.session.close()
             if os.environ.get("CINCO_DEBUG"):
+                self.leave()
                 raise
             self.screen.say(
                 _("Something went wrong ({error}). Please report it.").format(
@@ -119,38 +175,116 @@ class TerminalGame:
                 ),
                 "bold red",
             )
-            self.saved_message()
+            self.leave()
             raise SystemExit(1) from None
 
-    def saved_message(self) -> None:
-        path = self.session.path
-        if self.game.is_over:
-            self.screen.say(_("The game is recorded in {path}").format(path=path))
+    # -- saving ------------------------------------------------------------------------------
+
+    def leave(self, *, quiet: bool = False) -> None:
+        """Close the table and say where the game is saved; if its record failed, save it
+        somewhere else first. *quiet*: say nothing when all is well (the end said it)."""
+        status: TableStatus | None = None
+        rescued: Path | None = None
+        try:
+            status = self.table.status()
+            if status.problem is not None:
+                rescued = self.save_elsewhere()
+                status = self.table.status()
+        except Exception:  # a broken table still gets closed; what is on disk stays
+            pass
+        finally:
+            self.table.close()
+        if status is None:
             return
-        self.screen.say(_("Game saved in {path}").format(path=path), "bold")
-        self.screen.say(_("Continue it with: cinco --resume {path}").format(path=path))
+        if status.saved and status.record is not None:
+            if rescued is not None:
+                self.screen.say(
+                    _("The record could not be written, so the game was saved in another file.")
+                )
+            if status.is_over:
+                if not quiet or rescued is not None:
+                    self.screen.say(_("The game is recorded in {path}").format(path=status.record))
+                return
+            if quiet and rescued is None:
+                return
+            self.screen.say(_("Game saved in {path}").format(path=status.record), "bold")
+            self.screen.say(_("Continue it with: cinco --resume {path}").format(path=status.record))
+            return
+        if status.problem is not None:
+            self.screen.say(status.problem.message, "bold red")
+        self.screen.say(
+            _("The game could not be saved: no file could be written ({tried}).").format(
+                tried=", ".join(str(path) for path in self.fallback_paths())
+            ),
+            "bold red",
+        )
+
+    def fallback_paths(self) -> list[Path]:
+        """Where to save a game whose record failed: the games folder, then a temporary one."""
+        paths = []
+        for folder in (None, Path(tempfile.gettempdir()) / "cinco"):
+            try:
+                paths.append(new_record_path(folder))
+            except OSError:
+                continue
+        return paths
+
+    def save_elsewhere(self) -> Path | None:
+        """Write the whole game to the first fallback file that takes it."""
+        for path in self.fallback_paths():
+            try:
+                return self.table.save_as(path)
+            except (OSError, CincoError):
+                continue
+        return None
+
+    def rescue(self, problem: Refused) -> None:
+        """The record could not be written and the table stopped the game: say so, and ask
+        where to save it instead. ``q`` (or the end of input) leaves."""
+        fallbacks = self.fallback_paths()
+        suggestion = fallbacks[0] if fallbacks else Path("cinco-game.jsonl")
+        self.screen.say(problem.message, "bold red")
+        while True:
+            answer = self.screen.ask(
+                _(
+                    "Save the game in another file — type a path, Enter for {path}, q to leave: "
+                ).format(path=suggestion)
+            ).strip()
+            if answer.lower() in ("q", "quit"):
+                raise QuitGame
+            path = Path(answer).expanduser() if answer else suggestion
+            try:
+                saved = self.table.save_as(path)
+            except (OSError, CincoError) as exc:
+                self.screen.say(
+                    _("That file could not be written either ({error}).").format(error=exc),
+                    "bold red",
+                )
+                continue
+            self.notice = _("The game is saved in {path} now, and goes on.").format(path=saved)
+            return
+
+    # -- the end -----------------------------------------------------------------------------
 
     def finish(self) -> None:
-        humans = self.session.humans
-        viewer: Viewer = humans[0] if len(humans) == 1 else SPECTATOR
-        assert self.game.state.result is not None
+        viewer: Viewer = self.humans[0] if len(self.humans) == 1 else SPECTATOR
         self.flush_log(viewer)
-
-        result = describe_result(self.game.config, self.game.state.result)
-        self.draw(viewer, message=result)
-        path = self.session.path
-        self.screen.say(_("The game is recorded in {path}").format(path=path))
-        self.screen.say(_("Replay it with: cinco replay {path}").format(path=path))
+        result = self.handle(viewer).view.result
+        assert result is not None
+        self.draw(viewer, message=describe_result(self.config, result))
+        status = self.table.status()
+        if status.saved and status.record is not None:
+            path = status.record
+            self.screen.say(_("The game is recorded in {path}").format(path=path))
+            self.screen.say(_("Replay it with: cinco replay {path}").format(path=path))
 
     def take_back_after_the_end(self) -> bool:
         """In a game of one person against bots, offer to take their last move back once the
         game is over, as ``u`` does during it. Returns whether they did."""
-        humans = self.session.humans
-        if len(humans) != 1:
+        if len(self.humans) != 1:
             return False
-        seat = humans[0]
-        target = self.session.undo_target(seat)
-        if isinstance(target, str):
+        handle = self.handles[self.humans[0]]
+        if handle.undo_refusal() is not None:
             return False
         try:
             answer = self.screen.ask(_("u takes your last move back, Enter leaves: "))
@@ -158,13 +292,10 @@ class TerminalGame:
             return False
         if not isinstance(parsing.parse(answer), parsing.Undo):
             return False
-        self.undo(target)
-        return True
-
-    def undo(self, target: int) -> None:
-        self.session.rewind(target)
-        self.printed = {v: len(n.lines) for v, n in self.session.narrators.items()}
-        self.notice = _("Undone: it is your turn again.")
+        if isinstance(handle.undo(), Accepted):
+            self.notice = _("Undone: it is your turn again.")
+            return True
+        return False
 
     # -- drawing -----------------------------------------------------------------------------
 
@@ -187,11 +318,11 @@ class TerminalGame:
         plays: Mapping[int, tuple[int, ...]] | None = None,
     ) -> None:
         """Draw the table as *viewer* sees it (the whole screen, in a terminal)."""
-        narrator = self.session.narrators.get(viewer, self.session.narrators[SPECTATOR])
+        state = self.handle(viewer).view  # takes in the stream: the narrator is up to date
         view = TableView(
-            state=self.game.view(viewer),
+            state=state,
             viewer=viewer,
-            log=narrator.lines,
+            log=self.narrator(viewer).lines,
             highlight=highlight,
             message=message,
             plays=plays,
@@ -205,7 +336,8 @@ class TerminalGame:
         """Plain text: print the log lines *viewer* has not seen printed yet."""
         if self.screen.interactive:
             return
-        narrator = self.session.narrators.get(viewer, self.session.narrators[SPECTATOR])
+        self.handle(viewer).pump()
+        narrator = self.narrator(viewer)
         for entry in narrator.lines[self.printed.get(viewer, 0) :]:
             self.screen.say("  " + entry.text)
         self.printed[viewer] = len(narrator.lines)
@@ -213,23 +345,25 @@ class TerminalGame:
     # -- bots --------------------------------------------------------------------------------
 
     def bot_turn(self, seat: int) -> None:
-        name = self.game.config.seats[seat].name
+        name = self.config.seats[seat].name
         started = time.monotonic()
         if self.screen.interactive:
             self.draw(self.owner)
             with self.screen.console.status(_("{name} is thinking…").format(name=name)):
-                self.game.play_bot_turn()
+                answer = self.table.play_bot_turn()
                 time.sleep(max(0.0, self.delay - (time.monotonic() - started)))
         else:
-            self.game.play_bot_turn()
+            answer = self.table.play_bot_turn()
             time.sleep(max(0.0, self.delay - (time.monotonic() - started)))
             self.flush_log(self.owner)
+        if isinstance(answer, Refused) and answer.code not in ("record_failed", "no_bot_to_move"):
+            raise BotFailed(answer.message)
 
     # -- people ------------------------------------------------------------------------------
 
     def pass_to(self, seat: int) -> None:
         """Hot-seat: hide the last player's hand and wait for the next player."""
-        name = self.game.config.seats[seat].name
+        name = self.config.seats[seat].name
         self.screen.clear(private=True)
         text = _("Pass to {name} — press Enter").format(name=name)
         if self.screen.interactive:
@@ -251,17 +385,18 @@ class TerminalGame:
         self.screen.clear(private=True)
 
     def human_turn(self, seat: int) -> None:
-        if len(self.session.humans) > 1 and self.owner != seat:
+        if len(self.humans) > 1 and self.owner != seat:
             self.pass_to(seat)
         self.owner = seat
+        handle = self.handles[seat]
         self.flush_log(seat)
         message, self.notice = self.notice, ""
         highlight: Collection[int] = ()
         suggestion: Command | None = None
         first = True
-        name = self.game.config.seats[seat].name
+        name = self.config.seats[seat].name
         while True:
-            legal = self.game.legal_actions(seat)
+            legal = handle.legal()
             if self.screen.interactive or first or highlight:
                 self.draw(
                     seat, message=message, highlight=highlight, keys=True, plays=dict(legal.plays)
@@ -283,11 +418,13 @@ class TerminalGame:
                 message, highlight, suggestion = self.hint(seat)
                 continue
             if isinstance(intent, parsing.Undo):
-                target = self.session.undo_target(seat)
-                if isinstance(target, str):
-                    message = target
+                undone = handle.undo()
+                if isinstance(undone, Refused):
+                    if undone.code == "record_failed":
+                        return  # the loop says so and asks where to save
+                    message = undone.message
                     continue
-                self.undo(target)
+                self.notice = _("Undone: it is your turn again.")
                 return
             command: Command | None = None
             if isinstance(intent, parsing.Empty):
@@ -311,10 +448,11 @@ class TerminalGame:
                 ).format(text=intent.text)
                 continue
             suggestion = None
-            try:
-                self.game.execute(command)
-            except IllegalCommand as exc:
-                message = exc.message
+            answer = handle.submit(command)
+            if isinstance(answer, Refused):
+                if answer.code == "record_failed":
+                    return
+                message = answer.message
                 continue
             self.flush_log(seat)
             return
@@ -327,10 +465,10 @@ class TerminalGame:
         card = intent.card
         if intent.space is not None:
             return PlayCard(seat, card, intent.space), "", ()
-        hand = self.game.view(seat).hand(seat)
+        hand = self.handles[seat].view.hand(seat)
         if card not in hand:
             return PlayCard(seat, card, card), "", ()  # the engine says what is wrong
-        spaces = self.game.legal_actions(seat).spaces_for(card)
+        spaces = self.handles[seat].legal().spaces_for(card)
         if not spaces:
             answer = self.screen.ask(
                 _(
@@ -354,7 +492,7 @@ class TerminalGame:
             "free (from {low}). Enter cancels."
         ).format(card=card, low=spaces[0])
         while True:
-            legal = self.game.legal_actions(seat)
+            legal = self.handles[seat].legal()
             self.draw(seat, message=message, highlight=spaces, plays=dict(legal.plays))
             answer = parsing.parse_space(self.screen.ask(_("Space for {card}: ").format(card=card)))
             if answer is None:
@@ -366,9 +504,9 @@ class TerminalGame:
 
     def show_card(self, seat: int, card: int) -> tuple[str, Collection[int]]:
         """``34?``: where the card may go, marked on the board."""
-        if card not in self.game.view(seat).hand(seat):
+        if card not in self.handles[seat].view.hand(seat):
             return _("You have no {card}.").format(card=card), ()
-        spaces = self.game.legal_actions(seat).spaces_for(card)
+        spaces = self.handles[seat].legal().spaces_for(card)
         if not spaces:
             return _("No free space takes your {card}: played, it burns.").format(card=card), ()
         return _("Your {card} may go on the {n} marked spaces.").format(
@@ -376,18 +514,19 @@ class TerminalGame:
         ), spaces
 
     def hint(self, seat: int) -> tuple[str, Collection[int], Command | None]:
+        handle = self.handles[seat]
         if self.screen.interactive:
             with self.screen.console.status(_("Looking for a good move…")):
-                answer = hint(self.game, seat)
+                answer = hint(handle)
         else:
-            answer = hint(self.game, seat)
-        if answer is None:
-            return _("No hint bot is installed."), (), None
+            answer = hint(handle)
+        if isinstance(answer, Refused):
+            return answer.message, (), None
         command = answer.command
         space = command.space if isinstance(command, PlayCard) else None
         message = _("Hint ({bot}): {move} — {reason}. Enter plays it ({keys}).").format(
             bot=answer.bot,
-            move=describe_command(self.game, command),
+            move=describe_command(command),
             reason=answer.reason,
             keys=command_keys(command),
         )

@@ -1,21 +1,21 @@
 """Hints: the move the strongest installed bot would make, with a one-line reason.
 
-The bot sees only the hinted player's view, like any bot. The reason reads the board's lines of
+The table asks the bot (:meth:`cinco.core.table.SeatHandle.hint`); it sees only the hinted
+player's view, like any bot. The reason reads the board's lines of
 five through the chosen space (geometry, not rules): how much of a line it builds for the
 player's team, or how much of an opponent's line it blocks.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 from cinco.core.board import windows_through
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.game import Game
 from cinco.core.i18n import _
-from cinco.core.registry import BotContext
+from cinco.core.protocol import Refused
 from cinco.core.state import FREE, GameState
+from cinco.core.table import SeatHandle
 from cinco.frontends.narration import join_names, seat_name
 
 #: Bots to ask for a hint, strongest first; the first one installed is used.
@@ -31,34 +31,17 @@ class HintAnswer:
     bot: str
 
 
-def hint_bot_name(game: Game) -> str | None:
-    installed = game.registry.bots()
-    return next((name for name in HINT_BOTS if name in installed), None)
-
-
-def hint(game: Game, seat: int) -> HintAnswer | None:
-    """What the strongest installed bot would do in *seat*'s place, or ``None`` when no
-    hint bot is installed."""
-    name = hint_bot_name(game)
-    if name is None:
-        return None
-    view = game.view(seat)
-    # The seat's own view of the configuration: a hint bot must not learn the seed (S2).
-    context = BotContext(
-        seat=seat,
-        config=view.config,
-        rules=game.rules,
-        seed=secrets.randbelow(2**31),
-        time_budget=HINT_SECONDS,
-    )
-    bot = game.registry.create_bot(context, name)
-    legal = game.legal_actions(seat)
-    command = bot.choose(view, legal)
-    if command not in legal:  # a broken bot must not mislead the player
-        return None
-    explain = getattr(bot, "explain", None)
-    reason = explain(view, command) if callable(explain) else None
-    return HintAnswer(command, str(reason) if reason else explain_move(view, seat, command), name)
+def hint(handle: SeatHandle) -> HintAnswer | Refused:
+    """What the strongest installed bot would do in the handle's seat, asked of the table
+    (the bot sees only that seat's view), with a reason: the bot's own, else the geometry of
+    the move on the seat's view. ``Refused`` says why there is no hint."""
+    answer = handle.hint(bots=HINT_BOTS, seconds=HINT_SECONDS)
+    if isinstance(answer, Refused):
+        return answer
+    seat = handle.seat
+    assert seat is not None  # a spectator's hint is refused by the table
+    reason = answer.reason or explain_move(handle.view, seat, answer.command)
+    return HintAnswer(answer.command, reason, answer.bot)
 
 
 def explain_move(view: GameState, seat: int, command: Command) -> str:

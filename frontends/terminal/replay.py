@@ -1,5 +1,11 @@
 """``cinco replay FILE``: step through a recorded game as the referee saw it.
 
+A replay is of a record on disk, not of a game being played: it reads the events the record
+loader gives (:func:`cinco.core.record.load_record`) and folds them, every hand open (the
+referee's view, on purpose: the game is over, or at least not being played here). The moves
+that count are the table's (:func:`cinco.core.table.turns`): a move taken back by an undo is
+not a step.
+
 In a terminal it is interactive (next, previous, go to move N, quit); otherwise it prints the
 final board, the result and every move in words.
 """
@@ -8,23 +14,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cinco.core.events import REFEREE, Event, GameEnded, GameStarted, TurnEnded
+from cinco.core.events import REFEREE, Event, GameStarted
 from cinco.core.i18n import _
-from cinco.core.state import GameState, fold
-from cinco.frontends.terminal.screen import QuitGame, Screen
-from cinco.frontends.terminal.session import setup_length
-from cinco.frontends.terminal.table import Style, TableView, render
+from cinco.core.state import HAND_LIMIT, GameState, fold
+from cinco.core.table import turns
 from cinco.frontends.narration import Narrator, describe_result
+from cinco.frontends.terminal.screen import QuitGame, Screen
+from cinco.frontends.terminal.table import Style, TableView, render
 
 
 def step_counts(events: Sequence[Event]) -> list[int]:
-    """Event counts at each step: step 0 is the deal, step *n* the end of move *n*."""
+    """Event counts at each step: step 0 is the deal, step *n* the end of move *n* (of the
+    moves that still count: undone ones are left out)."""
     started = events[0]
     players = started.config.players if isinstance(started, GameStarted) else 0
-    counts = [min(len(events), setup_length(players))]
-    for index, event in enumerate(events):
-        if isinstance(event, TurnEnded | GameEnded):
-            counts.append(index + 1)
+    counts = [min(len(events), 2 + HAND_LIMIT * players)]
+    counts += [turn.end for turn in turns(events)]
     return counts
 
 

@@ -5,6 +5,7 @@ Enter at the first question starts the quick game: one person against the greedy
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from cinco.core.config import DEFAULT_NAMES
@@ -14,15 +15,21 @@ from cinco.frontends.board_view import TEAM_NAMES, team_symbol
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions
 from cinco.frontends.terminal.screen import Screen
 
-PLAYER_CHOICES = ("2", "3", "4", "6")
-
 
 def _choice(screen: Screen, question: str, choices: tuple[str, ...], default: str) -> str:
+    by_key = {choice.lower(): choice for choice in choices}
     while True:
-        answer = screen.ask(f"{question} [{default}]: ").strip().lower() or default
-        if answer in choices:
-            return answer
+        answer = screen.ask(f"{question} [{default}]: ").strip().lower() or default.lower()
+        if answer in by_key:
+            return by_key[answer]
         screen.say(_("Please answer one of: {choices}.").format(choices=", ".join(choices)))
+
+
+def _or_list(words: Sequence[str]) -> str:
+    """``2, 3, 4 or 6``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])
 
 
 def _yes(screen: Screen, question: str) -> bool:
@@ -45,14 +52,28 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
     )
     if answer not in ("s", "set", "setup", "set up"):
         return options
-    players = int(_choice(screen, _("How many players? 2, 3, 4 or 6"), PLAYER_CHOICES, "2"))
+    # What the installed layouts allow (a plugin may add more), not a list of our own.
+    counts = tuple(str(n) for n in registry.player_counts())
+    default_count = "2" if "2" in counts else counts[0]
+    players = int(
+        _choice(
+            screen,
+            _("How many players? {counts}").format(counts=_or_list(counts)),
+            counts,
+            default_count,
+        )
+    )
+    layouts = registry.layouts_for(players)
     layout = None
-    if players == 6:
+    if len(layouts) > 1:
+        screen.say(_("Layouts for {n} players:").format(n=players))
+        for choice in layouts:
+            screen.say(f"  {choice.name:<6} {choice.description}".rstrip())
         layout = _choice(
             screen,
-            _("Six players: 2 teams of 3 (2x3) or 3 teams of 2 (3x2)?"),
-            ("2x3", "3x2"),
-            "2x3",
+            _("Which layout? {names}").format(names=_or_list([lay.name for lay in layouts])),
+            tuple(lay.name for lay in layouts),
+            layouts[0].name,
         )
     teams = registry.layout(players, layout).teams
     bots = registry.bots()

@@ -1,7 +1,8 @@
 """The table as one viewer sees it: the board, the players, the piles, the log, the hand.
 
-Everything drawn here comes from a projection (:meth:`cinco.core.game.Game.view`) and the
-viewer's narrator; legal spaces come from the game's legal actions. At 80×24 the board sits
+Everything drawn here comes from a projection (a seat handle's
+:attr:`~cinco.core.table.SeatHandle.view`, or a replay's fold) and the viewer's narrator; legal
+spaces come from the handle's legal actions. At 80×24 the board sits
 beside a side panel; a bigger window gets a bigger board and a longer log.
 """
 

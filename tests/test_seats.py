@@ -1,0 +1,385 @@
+"""The table and its seat handles (issue 10): submit, the sequenced stream, undo without
+peeking, a sturdy stream, persistence, and the defects the seats issue listed, each with a test
+that failed before the table existed."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from cinco import (
+    CardPlayed,
+    Draw,
+    Event,
+    Exchange,
+    Game,
+    GameConfig,
+    Layout,
+    Notice,
+    PlayCard,
+    Registry,
+    Seat,
+    TurnEnded,
+    hookimpl,
+    load_record,
+)
+from cinco.core.errors import RecordError
+from cinco.core.events import Undone
+from cinco.core.protocol import (
+    Accepted,
+    Envelope,
+    Prompt,
+    Refused,
+    Submit,
+    Subscribe,
+    message_from_dict,
+)
+from cinco.core.saves import new_record_path
+from cinco.core.table import Table, turns
+
+ROOT = Path(__file__).resolve().parent.parent
+REGISTRY = Registry(entry_points=False)
+
+
+def two_people(**kwargs: object) -> GameConfig:
+    return REGISTRY.configure(2, seats=[Seat("Ann"), Seat("Bob")], first_seat=0, **kwargs)  # type: ignore[arg-type]
+
+
+def against_bot(**kwargs: object) -> GameConfig:
+    seats = [Seat("Ann"), Seat("Bot", bot="greedy")]
+    return REGISTRY.configure(2, seats=seats, first_seat=0, **kwargs)  # type: ignore[arg-type]
+
+
+def first_play(legal: object) -> PlayCard | Draw:
+    """A play if the hand has a card (undo allows taking it back), else a draw."""
+    commands = list(legal)  # type: ignore[call-overload]
+    return next((c for c in commands if isinstance(c, PlayCard)), commands[0])
+
+
+# -- handles ---------------------------------------------------------------------------------
+
+
+def test_a_seat_submits_for_itself_only_and_refusals_are_data() -> None:
+    with Table.create(two_people(seed=11), registry=REGISTRY) as table:
+        ann, bob, watcher = table.seat(0), table.seat(1), table.spectator()
+        assert len(ann.legal()) > 0 and len(bob.legal()) == 0  # only the seat to move
+        refused = bob.submit(Draw(seat=0))
+        assert isinstance(refused, Refused) and refused.code == "wrong_seat"
+        refused = bob.submit(Draw(seat=1))
+        assert isinstance(refused, Refused) and refused.code == "not_your_turn"
+        assert "Ann" in refused.message and refused.to_dict()["params"]["to_move_name"] == "Ann"
+        assert watcher.submit(Draw(seat=0)).code == "not_seated"  # type: ignore[union-attr]
+        before = ann.seq
+        refused = ann.submit(Draw(seat=0))  # a full hand cannot draw (A5)
+        assert isinstance(refused, Refused) and refused.code == "hand_full" and ann.seq == before
+        answer = ann.submit(first_play(ann.legal()))
+        assert isinstance(answer, Accepted) and answer.seq == ann.seq == bob.seq == watcher.seq
+        assert bob.view.turn == 1 and len(bob.legal()) > 0
+
+
+def test_every_viewer_gets_every_event_in_order_projected() -> None:
+    with Table.create(against_bot(seed=5), registry=REGISTRY) as table:
+        ann, watcher = table.seat(0), table.spectator()
+        for _ in range(5):
+            ann.submit(first_play(ann.legal()))
+            table.play_bots()
+        mine, public = ann.events(), watcher.events()
+        assert [e.seq for e in mine] == list(range(len(mine))) == [e.seq for e in public]
+        assert all(e.table == table.id for e in mine)
+        # The projections differ only where Ann may know more.
+        drawn = [e.event for e in mine if e.event.type == "card_drawn"]
+        assert any(getattr(e, "card", None) for e in drawn)
+        assert all(
+            getattr(e.event, "card", None) is None for e in public if e.event.type == "card_drawn"
+        )
+        # The handle's own fold equals what it was sent, folded again.
+        from cinco.core.state import fold
+
+        assert fold([e.event for e in mine]) == ann.view
+
+
+def test_subscribing_after_a_seq_continues_with_nothing_missed_or_repeated() -> None:
+    with Table.create(against_bot(seed=8), registry=REGISTRY) as table:
+        ann = table.seat(0)
+        ann.submit(first_play(ann.legal()))
+        table.play_bots()
+        seen = ann.events()
+        later = table.seat(0)  # a second device of the same player, say
+        later._request(Subscribe(after=seen[5].seq))  # a reconnect after event 5
+        ann.submit(first_play(ann.legal()))
+        again = [e.seq for e in later.events()]
+        assert again == list(range(len(again)))  # no repeat, no gap
+        assert later.events()[-1] == ann.events()[-1]
+
+
+def test_messages_round_trip_through_json() -> None:
+    """The handle's messages are the wire protocol: each survives JSON unchanged."""
+    with Table.create(two_people(seed=2), registry=REGISTRY) as table:
+        ann = table.seat(0)
+        prompts: list[object] = []
+        ann.listen(prompts.append)
+        ann.submit(first_play(ann.legal()))
+        messages = [
+            *ann.events(),
+            Submit(Draw(seat=1)),
+            Subscribe(4),
+            Refused("space_taken", (("space", 3),)),
+        ]
+        for message in messages:
+            text = json.dumps(message.to_dict())
+            assert message_from_dict(json.loads(text)) == message
+        assert any(isinstance(m, Envelope) for m in prompts)
+    prompt = Prompt("t", 3, ann.legal())
+    assert message_from_dict(json.loads(json.dumps(prompt.to_dict()))).to_dict() == prompt.to_dict()
+
+
+# -- undo ------------------------------------------------------------------------------------
+
+
+def test_undo_takes_back_a_play_and_the_bots_reply_and_is_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    with Table.create(against_bot(seed=21), registry=REGISTRY, record=path) as table:
+        ann = table.seat(0)
+        before = ann.view
+        ann.submit(first_play(ann.legal()))
+        table.play_bots()
+        assert ann.view.turn == 2 and ann.undo_refusal() is None
+        lines_before = path.read_text().splitlines()
+        assert isinstance(ann.undo(), Accepted)
+        assert ann.view.turn == before.turn and ann.view.board == before.board
+        assert ann.view.hands[0] == before.hands[0] and len(ann.legal()) > 0
+        lines_after = path.read_text().splitlines()
+    # Nothing removed: the record only grew, by the undo and its notice.
+    assert lines_after[: len(lines_before)] == lines_before
+    kinds = [json.loads(line).get("type") for line in lines_after[len(lines_before) :]]
+    assert kinds == ["undone", "notice"]
+    record = load_record(path, registry=REGISTRY)
+    assert any(isinstance(e, Undone) for e in record.events)
+    assert Game.from_events(record.events, registry=REGISTRY).state.turn == before.turn
+    # And the game goes on from there when resumed.
+    with Table.resume(path, registry=REGISTRY) as again:
+        assert again.seat(0).view.turn == before.turn
+
+
+def test_undo_is_refused_after_a_draw_an_exchange_or_another_persons_move() -> None:
+    """Undoing a draw or an exchange would let a player see the next cards and choose again."""
+    with Table.create(against_bot(seed=4), registry=REGISTRY) as table:
+        ann = table.seat(0)
+        assert ann.undo_refusal().code == "nothing_to_undo"  # type: ignore[union-attr]
+        ann.submit(Exchange(seat=0))
+        table.play_bots()
+        refused = ann.undo()
+        assert isinstance(refused, Refused) and refused.code == "undo_showed_cards"
+    with Table.create(two_people(seed=4), registry=REGISTRY) as table:
+        ann, bob = table.seat(0), table.seat(1)
+        ann.submit(first_play(ann.legal()))
+        assert ann.undo_refusal() is None  # Bob has not acted yet
+        bob.submit(first_play(bob.legal()))
+        refused = ann.undo()
+        assert isinstance(refused, Refused) and refused.code == "undo_other_moved"
+        assert "Bob" in refused.message
+
+
+def test_turns_leave_out_what_an_undo_took_back() -> None:
+    with Table.create(against_bot(seed=9), registry=REGISTRY) as table:
+        ann = table.seat(0)
+        ann.submit(first_play(ann.legal()))
+        table.play_bots()
+        ann.undo()
+        ann.submit(first_play(ann.legal()))
+        log = [e.event for e in ann.events()]
+    counted = turns(log)
+    assert [t.seat for t in counted] == [0]  # the undone play and the bot's reply are gone
+    undone = max(i for i, e in enumerate(log) if isinstance(e, Undone))
+    assert counted[0].start == undone + 1 and counted[0].end == len(log)
+
+
+# -- a sturdy stream ---------------------------------------------------------------------------
+
+
+def test_a_listener_that_raises_mid_turn_leaves_the_turn_whole() -> None:
+    """Issue 10: a subscriber raising at card_played left the turn without its turn_ended."""
+    game = Game.new(two_people(seed=3), registry=REGISTRY)
+
+    def bad(event: Event, _game: Game) -> None:
+        if isinstance(event, CardPlayed):
+            raise RuntimeError("listener on fire")
+
+    game.subscribe(bad)
+    game.execute(first_play(game.legal_actions()))
+    types = [e.type for e in game.events][-3:]
+    assert types == ["card_played", "turn_ended", "notice"]
+    notice = game.events[-1]
+    assert isinstance(notice, Notice) and notice.code == "subscriber_failed"
+    assert game.state.current_seat == 1
+    assert Game.from_events(list(game.events), registry=REGISTRY).state == game.state
+    game.execute(first_play(game.legal_actions()))  # switched off: told once only
+    assert sum(isinstance(e, Notice) for e in game.events) == 1
+
+
+def test_a_command_or_notice_from_inside_a_hook_never_corrupts_the_log() -> None:
+    """Issue 10: game.execute() or game.notice() called from a cinco_event hook."""
+    answers: list[object] = []
+
+    class Meddler:
+        @hookimpl
+        def cinco_event(self, game: Game, event: Event) -> None:
+            if isinstance(event, CardPlayed):
+                try:
+                    game.execute(Draw(seat=1))
+                except Exception as exc:
+                    answers.append(exc)
+                game.notice("meddler", "saw a card")
+
+    game = Game.new(two_people(seed=6), registry=REGISTRY, plugins=[Meddler()])
+    game.execute(first_play(game.legal_actions()))
+    assert len(answers) == 1 and getattr(answers[0], "code", None) == "busy"
+    types = [e.type for e in game.events][-3:]
+    assert types == ["card_played", "turn_ended", "notice"]  # the notice waits for the turn
+    assert Game.from_events(list(game.events), registry=REGISTRY).state == game.state
+
+
+def test_a_handle_used_from_inside_the_table_is_refused_not_deadlocked() -> None:
+    seats_seen: list[object] = []
+
+    class Hook:
+        handle = None
+
+        @hookimpl
+        def cinco_event(self, game: Game, event: Event) -> None:
+            if isinstance(event, TurnEnded) and Hook.handle is not None:
+                seats_seen.append(Hook.handle.submit(Draw(seat=1)))
+
+    registry = Registry(entry_points=False, plugins=[Hook()])
+    with Table.create(two_people(seed=6), registry=registry) as table:
+        ann = table.seat(0)
+        Hook.handle = table.seat(1)
+        ann.submit(first_play(ann.legal()))
+    assert seats_seen and all(getattr(a, "code", None) == "busy" for a in seats_seen)
+
+
+# -- persistence ---------------------------------------------------------------------------------
+
+
+def test_a_record_that_cannot_be_written_stops_the_game_and_can_be_saved_elsewhere(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "game.jsonl"
+    with Table.create(against_bot(seed=12), registry=REGISTRY, record=path) as table:
+        ann = table.seat(0)
+        assert table.status().saved
+        path.chmod(0o444)
+        # Simulate a full disk: the record's file object refuses to write.
+        import cinco.core.recording as recording
+
+        original = recording.RecordFile._write
+
+        def full(self: object, line: str) -> None:
+            raise OSError(28, "No space left on device")
+
+        recording.RecordFile._write = full  # type: ignore[method-assign]
+        try:
+            ann.submit(first_play(ann.legal()))
+        finally:
+            recording.RecordFile._write = original  # type: ignore[method-assign]
+        status = table.status()
+        assert not status.saved and status.problem is not None
+        assert status.problem.code == "record_failed" and "No space" in status.problem.message
+        refused = ann.submit(Draw(seat=0))
+        assert isinstance(refused, Refused) and refused.code == "record_failed"
+        elsewhere = table.save_as(tmp_path / "rescued.jsonl")
+        assert table.status().saved
+        events = ann.events()
+    record = load_record(elsewhere, registry=REGISTRY)
+    assert len(record.events) == len(events)
+
+
+def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "saved.jsonl"
+    path.write_text("my unfinished game\n")
+    with pytest.raises(RecordError, match="exists"):
+        Table.create(against_bot(), registry=REGISTRY, record=path)
+    assert path.read_text() == "my unfinished game\n"
+
+
+def test_a_record_open_at_one_table_cannot_be_resumed_at_another(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    with (
+        Table.create(against_bot(seed=3), registry=REGISTRY, record=path),
+        pytest.raises(RecordError, match="open in another"),
+    ):
+        Table.resume(path, registry=REGISTRY)
+    with Table.resume(path, registry=REGISTRY) as table:  # closed: now it may
+        assert table.status().saved
+
+
+# -- the seed -----------------------------------------------------------------------------------
+
+
+def test_a_game_without_a_seed_draws_one_from_the_os() -> None:
+    """Issue 10: an API game created without a seed used seed 0, a deck everyone knew."""
+    decks = set()
+    for _ in range(3):
+        game = Game.new(GameConfig.for_players(2))
+        assert game.config.seed is not None and game.config.seed != 0
+        decks.add(game.state.draw_pile)
+    assert len(decks) == 3
+
+
+def test_the_seed_is_in_no_file_name_and_no_notice(tmp_path: Path) -> None:
+    seed = 987_654_321_987
+    assert str(seed) not in new_record_path(tmp_path).name
+
+    class Quoter:
+        @hookimpl
+        def cinco_event(self, game: Game, event: Event) -> None:
+            raise RuntimeError(f"cannot handle {game.config!r}")
+
+    game = Game.new(two_people(seed=seed), registry=REGISTRY, plugins=[Quoter()])
+    [notice] = [e for e in game.events if isinstance(e, Notice)]
+    assert "cannot handle" in notice.text and str(seed) not in notice.text
+    assert str(seed) not in json.dumps(notice.to_dict())
+
+
+# -- the table's shape comes from the registry ---------------------------------------------------
+
+
+def test_player_counts_and_layouts_come_from_the_installed_layouts() -> None:
+    """Issue 10: core allowed exactly 2/3/4/6 players; a third-party layout could not be
+    chosen. Now the layouts say who may play (P1 is what the built-in layouts register)."""
+
+    class Eight:
+        @hookimpl
+        def cinco_register_layouts(self) -> list[Layout]:
+            return [Layout("2x4", players=8, teams=2, description="8 players in 2 teams of 4")]
+
+    registry = Registry(entry_points=False, plugins=[Eight()])
+    assert REGISTRY.player_counts() == (2, 3, 4, 6)
+    assert registry.player_counts() == (2, 3, 4, 6, 8)
+    assert [lay.name for lay in registry.layouts_for(6)] == ["2x3", "3x2"]
+    config = registry.configure(
+        8, seats=[Seat(f"p{i}", bot="random") for i in range(8)], turn_limit=20
+    )
+    with Table.create(config, registry=registry) as table:
+        assert table.play_bots() > 0 and table.spectator().view.players == 8
+
+
+def test_core_imports_no_plugin_and_no_frontend() -> None:
+    """Issue 10: core/simulation.py and core/tournament.py imported the record writer."""
+    offenders = []
+    for path in (ROOT / "core").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            offenders += [
+                f"{path.name}: {name}"
+                for name in names
+                if name.startswith(("cinco.plugins", "cinco.frontends"))
+            ]
+    assert not offenders
