@@ -186,6 +186,11 @@ class Game:
 
     def _append(self, event: Event, after: GameState | None = None) -> None:
         """Store *event*; *after* is the state it leads to, when the caller knows it already."""
+        if type(event) is Notice and self._state is not None and self._state.is_over:
+            # Nothing follows game_ended in a log (a record ends there): a notice about the
+            # end (a plugin failing in cinco_game_ended) is logged and kept in problems.
+            logger.warning("%s", event.text)
+            return
         if after is None:
             if isinstance(event, GameStarted) and self._state is None:
                 after = start(event)

@@ -268,6 +268,7 @@ def undo(app: CincoApp, folder: Path | None) -> Step:
     app.options.delay = 0.0
     check(session.to_move == 0 and session.event_count > count, "the bot replied")
     check(not app.game_screen.ids.undo_button.disabled, "Undo is enabled")
+    shot(app, folder, "kivy-undo-before.png")
     tap(app.game_screen.ids.undo_button)
     yield settled(app)
     check(app.session is session, "the same table")

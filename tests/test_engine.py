@@ -184,7 +184,8 @@ def sample_events() -> list:
         legal = game.legal_actions()
         game.execute(legal[rng.randrange(len(legal))])
     game_events = list(game.events)
-    return [*game_events, Notice(code="hello", params=(("text", "a notice"),), seat=1, private=(("card", 7),)), Undone(seat=0, back_to=20)]
+    notice = Notice(code="hello", params=(("text", "a notice"),), seat=1, private=(("card", 7),))
+    return [*game_events, notice, Undone(seat=0, back_to=20)]
 
 
 def test_events_are_frozen_versioned_and_json_round_trip():

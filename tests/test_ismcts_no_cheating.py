@@ -38,7 +38,8 @@ def check_inputs(
             assert card == referee.discard_pile[i]
             assert referee.discard_from[i] in (PUBLIC, seat), "an exchanged card leaked"
     assert {card for card, _spaces in legal.plays} <= set(referee.hands[seat])
-    assert context.config.seed is None and game.config.seed is not None, "the seed fixes the deck (S2)"
+    hidden = context.config.seed is None and game.config.seed is not None
+    assert hidden, "the seed fixes the deck (S2)"
 
 
 def test_ismcts_inputs_hold_no_hidden_card_in_whole_games() -> None:

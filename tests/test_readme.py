@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from cinco.core.protocol import Accepted
+from cinco.core.table import SeatHandle
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -14,5 +17,10 @@ def test_readme_python_examples_run() -> None:
     for block in blocks:
         namespace: dict[str, object] = {}
         exec(compile(block, str(README), "exec"), namespace)
-        game = namespace["game"]
-        assert game.state.turn >= 2  # type: ignore[attr-defined]  # Ann moved, the bot answered
+        # The example sits Ann at a table: her play is accepted and the bot answers, all seen
+        # through her seat handle (its view is hers, folded from her stream).
+        ann = namespace["ann"]
+        assert isinstance(ann, SeatHandle)
+        assert isinstance(namespace["answer"], Accepted)
+        assert ann.view.turn >= 2  # Ann moved, the bot answered
+        assert all(card == 0 for card in ann.view.hand(1))  # the bot's cards stay hidden

@@ -132,7 +132,7 @@ def test_joker_records_are_checked_with_joker_rules(tmp_path):
     assert isinstance(config, GameConfig) and config.variants == ("joker",)
 
 
-def test_a_record_whose_variant_is_not_installed_loads_unchecked_with_a_warning(tmp_path):
+def test_a_record_whose_variant_is_not_installed_is_refused_naming_it(tmp_path):
     from cinco import Registry, Variant, hookimpl
 
     class Plain:
@@ -148,6 +148,9 @@ def test_a_record_whose_variant_is_not_installed_loads_unchecked_with_a_warning(
     config = registry.configure(2, seats=seats, seed=2, variants=("elsewhere",), turn_limit=50)
     game = Game.new(config, registry=registry)
     game.play_bots()
-    record = load_record(write_record(tmp_path / "v.jsonl", list(game.events)))
-    assert record.events == list(game.events)
-    assert any("elsewhere" in warning for warning in record.warnings)
+    path = write_record(tmp_path / "v.jsonl", list(game.events))
+    with pytest.raises(RecordError, match="elsewhere") as info:
+        load_record(path)
+    assert info.value.line == 2 and "Install" in str(info.value)
+    # Its format can still be read, unchecked against the rules.
+    assert load_record(path, check_rules=False).events == list(game.events)
