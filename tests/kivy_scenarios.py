@@ -264,7 +264,8 @@ def undo(app: CincoApp, folder: Path | None) -> Step:
     check(app.game_screen.ids.draw_button.disabled, "no buttons while the bot thinks")
     yield settled(app)
     ticker.cancel()
-    check(frames[0] >= 10, f"the UI kept drawing while the bot thought ({frames[0]} frames)")
+    # A frozen UI draws no frame at all in that second; a loaded CI machine draws few.
+    check(frames[0] >= 3, f"the UI kept drawing while the bot thought ({frames[0]} frames)")
     app.options.delay = 0.0
     check(session.to_move == 0 and session.event_count > count, "the bot replied")
     check(not app.game_screen.ids.undo_button.disabled, "Undo is enabled")
