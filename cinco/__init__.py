@@ -48,6 +48,7 @@ from cinco.core.record import Record, load_record
 from cinco.core.registry import Bot, BotContext, BotSpec, Registry, Variant, default_registry
 from cinco.core.rules import ONGOING, LegalActions, Outcome, RuleSet, decide
 from cinco.core.state import UNKNOWN, GameState, evolve, fold
+from cinco.core.table import SeatHandle, Table
 
 __all__ = [
     "HOOK_API_VERSION",
@@ -87,6 +88,8 @@ __all__ = [
     "Registry",
     "RuleSet",
     "Seat",
+    "SeatHandle",
+    "Table",
     "TurnEnded",
     "Variant",
     "__version__",

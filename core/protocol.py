@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -33,13 +34,14 @@ PROTOCOL_VERSION = 1
 Params = tuple[tuple[str, Param], ...]
 
 
-class Message:
+class Message(ABC):
     """Base class of the protocol's messages."""
 
     type: ClassVar[str] = "message"
 
+    @abstractmethod
     def to_dict(self) -> dict[str, Any]:
-        raise NotImplementedError  # every message class below defines its own form
+        """The message's JSON form (:func:`message_from_dict` reads it back)."""
 
     def _head(self) -> dict[str, Any]:
         return {"type": self.type, "v": PROTOCOL_VERSION}
