@@ -17,10 +17,9 @@ RulesOracle(owners=('cinco.core.standard_rules',))
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .rules import LegalActions, Outcome, decide, legal_actions
+from .rules import CompiledRules, LegalActions, decide, legal_actions
 
 if TYPE_CHECKING:
     from .commands import Command
@@ -29,14 +28,10 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-class RulesOracle:
+class RulesOracle(CompiledRules):
     """Read-only answers from one game's rules (standard rules plus its variants)."""
 
-    __slots__ = ("_game_end", "_legal_spaces", "_owners")
-
-    _legal_spaces: Callable[..., Any]
-    _game_end: Callable[..., Any]
-    _owners: tuple[str, ...]
+    __slots__ = ()
 
     @classmethod
     def of(cls, rules: RuleSet) -> RulesOracle:
@@ -46,23 +41,6 @@ class RulesOracle:
         oracle._game_end = rules._game_end
         oracle._owners = rules.owners
         return oracle
-
-    @property
-    def owners(self) -> tuple[str, ...]:
-        """Who implements the rule hooks (see :attr:`cinco.core.rules.RuleSet.owners`)."""
-        return self._owners
-
-    def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
-        """Where *card* may go in *state*; empty when it burns."""
-        spaces: tuple[int, ...] | None = self._legal_spaces(state, seat, card)
-        return () if spaces is None else spaces
-
-    def outcome(self, state: GameState, command: Command) -> Outcome | None:
-        """How the game ends after *command* led to *state* (``None``: it goes on)."""
-        outcome: Outcome | None = self._game_end(state, command)
-        if outcome is None or not outcome.over:
-            return None
-        return outcome
 
     def legal_actions(self, state: GameState, seat: int | None = None) -> LegalActions:
         """Everything *seat* (default: the seat to move) may do in *state*."""

@@ -139,7 +139,37 @@ def owner_name(plugin: object) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-class RuleSet:
+class CompiledRules:
+    """The answers of a game's rule hooks, from their compiled chains (:func:`first_result`):
+    shared by the :class:`RuleSet` and a bot's read-only
+    :class:`~cinco.core.oracle.RulesOracle`."""
+
+    __slots__ = ("_game_end", "_legal_spaces", "_owners")
+
+    _legal_spaces: Callable[..., Any]
+    _game_end: Callable[..., Any]
+    _owners: tuple[str, ...]
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """Who implements the rule hooks here: each plugin's :func:`owner_name`, standard rules
+        first. A bot's kernel knows some of them (``cinco.plugins.bots.kernel.supports``)."""
+        return self._owners
+
+    def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
+        """Where *card* may go in *state*; empty when it burns."""
+        spaces: tuple[int, ...] | None = self._legal_spaces(state, seat, card)
+        return () if spaces is None else spaces
+
+    def outcome(self, state: GameState, command: Command) -> Outcome | None:
+        """How the game ends after *command* led to *state* (``None``: it goes on)."""
+        outcome: Outcome | None = self._game_end(state, command)
+        if outcome is None or not outcome.over:
+            return None
+        return outcome
+
+
+class RuleSet(CompiledRules):
     """The rules of one game: the standard rules plus the enabled variants' rule hooks.
 
     It is a pluggy plugin manager of its own, so that enabling a variant in one game never
@@ -174,23 +204,6 @@ class RuleSet:
                 owner_name(impl.plugin) for hook in hooks for impl in hook.get_hookimpls()
             )
         )
-
-    @property
-    def owners(self) -> tuple[str, ...]:
-        """Who implements the rule hooks here: each plugin's :func:`owner_name`, standard rules
-        first. A bot's kernel knows some of them (``cinco.plugins.bots.kernel.supports``)."""
-        return self._owners
-
-    def legal_spaces(self, state: GameState, seat: int, card: int) -> tuple[int, ...]:
-        """Where *card* may go; empty when it burns."""
-        spaces: tuple[int, ...] | None = self._legal_spaces(state, seat, card)
-        return () if spaces is None else spaces
-
-    def outcome(self, state: GameState, command: Command) -> Outcome | None:
-        outcome: Outcome | None = self._game_end(state, command)
-        if outcome is None or not outcome.over:
-            return None
-        return outcome
 
 
 @quick_init

@@ -9,6 +9,7 @@ when one is refused.
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 import time
@@ -31,6 +32,8 @@ from cinco.frontends.terminal.hint import hint
 from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.setup import ask_setup
 from cinco.frontends.terminal.table import Style, TableView, render
+
+logger = logging.getLogger("cinco")
 
 
 def play(options: PlayOptions) -> None:
@@ -190,8 +193,8 @@ class TerminalGame:
             if status.problem is not None:
                 rescued = self.save_elsewhere()
                 status = self.table.status()
-        except Exception:  # a broken table still gets closed; what is on disk stays
-            pass
+        except Exception as exc:  # a broken table still gets closed; what is on disk stays
+            logger.warning("Could not ask the table how the game is saved: %r", exc)
         finally:
             self.table.close()
         if status is None:
