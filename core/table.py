@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .commands import Command
 from .config import GameConfig
@@ -66,7 +66,7 @@ from .state import GameState, evolve, start, undo
 if TYPE_CHECKING:
     from .registry import Registry
 
-__all__ = ["SeatHandle", "Table", "TableStatus", "Turn", "turns"]
+__all__ = ["EventSink", "SeatHandle", "Table", "TableStatus", "Turn", "turns"]
 
 #: How long a handle waits for the table to answer one request (a bot's move included).
 ANSWER_TIMEOUT = 600.0
@@ -129,6 +129,25 @@ def _first_turn_start(events: Sequence[Event]) -> int:
     return 2 + HAND_LIMIT * first.config.players
 
 
+class EventSink(Protocol):
+    """Where a table stores its events instead of a JSONL :class:`RecordFile` (a server's
+    database, say). The table calls it from its own thread only: ``append`` for each new event
+    in order, then ``commit`` once the events of one request (a whole turn, or the deal) are
+    appended, before anyone is sent them; ``sync`` at the game's end, ``close`` when the table
+    closes. An ``OSError`` from any of them stops the game (``record_failed``)."""
+
+    @property
+    def path(self) -> Path | None: ...
+
+    def append(self, event: Event) -> None: ...
+
+    def commit(self) -> None: ...
+
+    def sync(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 # -- the table's side: the referee, in its own thread -----------------------------------------
 
 
@@ -145,14 +164,22 @@ class _Referee:
     """Everything that may see the whole game. Only the table's thread touches it."""
 
     def __init__(
-        self, game: Game, table_id: str, record: RecordFile | None, *, written: int, undo: bool
+        self,
+        game: Game,
+        table_id: str,
+        record: RecordFile | EventSink | None,
+        *,
+        written: int,
+        undo: bool,
     ) -> None:
         self.game = game
         self.table_id = table_id
-        self.record = record
+        self.record: RecordFile | EventSink | None = record
         self.written = written
         self.undo_allowed = undo
         self.problem: Refused | None = None
+        #: Which program hosts the table (a record's header says so).
+        self.frontend = "api"
         self.ports: dict[str, _Port] = {}
         self.open = True
 
@@ -338,6 +365,8 @@ class _Referee:
             while self.written < len(store):
                 self.record.append(store[self.written])
                 self.written += 1
+            if not isinstance(self.record, RecordFile):
+                self.record.commit()  # a sink's batch: stored before anyone hears of it
             if self.game.is_over:
                 self.record.sync()
         except OSError as exc:
@@ -383,7 +412,9 @@ class _Referee:
 
     def save_as(self, path: Path) -> Path:
         """Write the whole log to a new record at *path* and go on recording there."""
-        new = RecordFile.create(path, list(self.game.store), frontend="table")
+        new = RecordFile.create(
+            path, list(self.game.store), frontend=self.frontend, table=self.table_id
+        )
         if self.record is not None:
             with contextlib.suppress(OSError):  # it failed already: that is why we are here
                 self.record.close()
@@ -498,19 +529,30 @@ class Table:
         record: str | Path | None = None,
         frontend: str = "api",
         undo: bool = True,
+        sink: Callable[[], EventSink] | None = None,
+        table_id: str | None = None,
     ) -> Table:
         """A new table for *config* (no seed: one is drawn from the operating system).
         With *record*, every event is written to that new file (an existing file is refused:
-        it may be a saved game)."""
-        table_id = secrets.token_hex(6)
+        it may be a saved game). With *sink* instead, every event goes to the
+        :class:`EventSink` it makes (in the table's thread); *table_id* names the table."""
+        table_id = table_id or secrets.token_hex(6)
         path = None if record is None else Path(record)
 
         def setup() -> _Referee:
             game = Game.new(config, registry=registry)
+            if sink is not None:
+                referee = _Referee(game, table_id, sink(), written=0, undo=undo)
+                referee.persist()
+                if referee.problem is not None:
+                    raise CincoError(referee.problem.message)
+                return referee
             file = None
             if path is not None:
                 file = RecordFile.create(path, list(game.store), frontend=frontend, table=table_id)
-            return _Referee(game, table_id, file, written=len(game.store), undo=undo)
+            referee = _Referee(game, table_id, file, written=len(game.store), undo=undo)
+            referee.frontend = frontend
+            return referee
 
         return cls._start(setup, [])
 
@@ -552,6 +594,36 @@ class Table:
             return referee
 
         return cls._start(setup, warnings)
+
+    @classmethod
+    def restore(
+        cls,
+        events: Sequence[Event],
+        sink: Callable[[int], EventSink],
+        *,
+        table_id: str,
+        registry: Registry | None = None,
+        undo: bool = True,
+    ) -> Table:
+        """A table going on from *events* (the referee's whole log, as an :class:`EventSink`
+        stored it), as :meth:`resume` does from a record: a turn cut short is played again.
+        ``sink(keep)`` opens the store to go on after its first *keep* events."""
+        stored = list(events)
+        complete = _whole_turns(stored)
+        kept = stored[:complete]
+
+        def setup() -> _Referee:
+            if len(kept) == 1 and isinstance(kept[0], GameStarted):
+                game = Game.new(kept[0].config, registry=registry)
+                written = 1
+            else:
+                game = Game.from_events(kept, registry=registry)
+                written = len(game.store)
+            referee = _Referee(game, table_id, sink(written), written=written, undo=undo)
+            referee.persist()
+            return referee
+
+        return cls._start(setup, [])
 
     # -- seats ------------------------------------------------------------------------------
 
