@@ -388,8 +388,16 @@ class _Referee:
                 port.inbox.put(Envelope(self.table_id, port.sent, event))
                 port.sent += 1
             if to_move is not None and port.viewer == to_move and port.prompted != last:
-                port.inbox.put(Prompt(self.table_id, last, self.game.legal_actions(to_move)))
+                port.inbox.put(self._prompt(to_move, last))
                 port.prompted = last
+
+    def _prompt(self, seat: int, last: int) -> Prompt | Refused:
+        """The seat's legal actions, or why there are none: a variant's rule hook that fails
+        while they are worked out refuses like it does a command, and the game is unchanged."""
+        try:
+            return Prompt(self.table_id, last, self.game.legal_actions(seat))
+        except IllegalCommand as exc:
+            return Refused.of(exc)
 
     # -- the host's operations -------------------------------------------------------------
 
@@ -730,6 +738,7 @@ class SeatHandle:
     """
 
     __slots__ = (
+        "_blocked",
         "_inbox",
         "_legal",
         "_line",
@@ -758,6 +767,7 @@ class SeatHandle:
         self._log: list[Envelope] = []
         self._view: GameState | None = None
         self._legal: LegalActions | None = None
+        self._blocked: Refused | None = None
         self._listeners: list[Listener] = []
         self._request(Subscribe(-1))
 
@@ -793,6 +803,13 @@ class SeatHandle:
         if self._legal is None or view is None or view.is_over or view.current_seat != seat:
             return LegalActions(seat, (), False, False)
         return self._legal
+
+    @property
+    def blocked(self) -> Refused | None:
+        """Why this seat, to move, has no legal actions (a variant's rule hook failed while
+        the table worked them out), or ``None``."""
+        self.pump()
+        return self._blocked
 
     def events(self, after: int = -1) -> list[Envelope]:
         """The envelopes received so far with a ``seq`` after *after*."""
@@ -868,7 +885,9 @@ class SeatHandle:
         if isinstance(message, Envelope):
             self._fold(message)
         elif isinstance(message, Prompt):
-            self._legal = message.legal
+            self._legal, self._blocked = message.legal, None
+        elif isinstance(message, Refused):
+            self._legal, self._blocked = None, message
         for listener in list(self._listeners):
             listener(message)
 

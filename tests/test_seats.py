@@ -383,3 +383,30 @@ def test_core_imports_no_plugin_and_no_frontend() -> None:
                 if name.startswith(("cinco.plugins", "cinco.frontends"))
             ]
     assert not offenders
+
+
+def test_a_variant_failing_while_legal_moves_are_worked_out_is_told_not_raised() -> None:
+    """A rule hook that raises when the table works out the legal moves of the seat to move
+    reaches that seat as a refusal naming the plugin; seating it does not raise."""
+    from cinco import Variant
+
+    class Broken:
+        @hookimpl
+        def cinco_legal_spaces(self, state: object, seat: int, card: int) -> tuple[int, ...]:
+            raise RuntimeError("hook on fire")
+
+    class Plugin:
+        @hookimpl
+        def cinco_register_variants(self) -> list[Variant]:
+            return [Variant("broken", "fails", rules=Broken())]
+
+    registry = Registry(entry_points=False, plugins=[Plugin()])
+    config = registry.configure(
+        2, seats=[Seat("Ann"), Seat("Bob")], variants=["broken"], first_seat=0
+    )
+    with Table.create(config, registry=registry) as table:
+        ann = table.seat(0)
+        assert len(ann.legal()) == 0
+        assert ann.blocked is not None and ann.blocked.code == "plugin_failed"
+        assert "hook on fire" in ann.blocked.message and "broken" in ann.blocked.message
+        assert table.seat(1).blocked is None  # only the seat to move is told
