@@ -5,11 +5,24 @@
 (2, 0, 1)
 >>> GameConfig.from_dict(config.to_dict()) == config
 True
+
+A configuration is deeply immutable: its options are a read-only mapping, lists in them are
+tuples, and :meth:`GameConfig.to_dict` gives plain JSON again.
+
+>>> config = GameConfig.for_players(2, options={"bot_time_budget": 2.0, "trace": [1, 2]})
+>>> config.options["trace"], config.to_dict()["options"]
+((1, 2), {'bot_time_budget': 2.0, 'trace': [1, 2]})
+>>> config.options["bot_time_budget"] = 9.0
+Traceback (most recent call last):
+...
+TypeError: 'mappingproxy' object does not support item assignment
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from .errors import ConfigError
@@ -56,7 +69,15 @@ class Seat:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(name=str(data["name"]), bot=data.get("bot"), level=data.get("level"))
+        bot, level = data.get("bot"), data.get("level")
+        for field_name, value in (("bot", bot), ("level", level)):
+            if value is not None and not isinstance(value, str):
+                raise ConfigError(
+                    _("A seat's {field} must be a name, not {value!r}.").format(
+                        field=field_name, value=value
+                    )
+                )
+        return cls(name=str(data["name"]), bot=bot, level=level)
 
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
@@ -79,9 +100,14 @@ class GameConfig:
     seed: int | None = None
     first_seat: int | None = None
     turn_limit: int | None = None
-    options: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
+    #: Recorded settings such as ``bot_time_budget``: a read-only mapping over a private copy
+    #: of what was given (nested objects read-only too, lists become tuples), so that nobody
+    #: holding the configuration (a bot, a plugin, a frontend) can change the game's options
+    #: behind the log's back. Equal to a plain ``dict`` of the same scalars.
+    options: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "options", freeze_options(self.options))
         players = len(self.seats)
         if self.teams < 2 or players < self.teams or players % self.teams:
             raise ConfigError(
@@ -153,8 +179,12 @@ class GameConfig:
             "seed": self.seed,
             "first_seat": self.first_seat,
             "turn_limit": self.turn_limit,
-            "options": dict(self.options),
+            "options": thaw_options(self.options),
         }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A read-only mapping cannot be pickled or deep-copied; the JSON form can.
+        return (GameConfig.from_dict, (self.to_dict(),))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
@@ -167,10 +197,62 @@ class GameConfig:
                 seed=None if data.get("seed") is None else _whole(data["seed"], "seed"),
                 first_seat=data.get("first_seat"),
                 turn_limit=data.get("turn_limit"),
-                options=dict(data.get("options") or {}),
+                options=data.get("options") or {},
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(_("Malformed game configuration: {error}").format(error=exc)) from exc
+
+
+def _frozen(value: Any, where: str) -> Any:
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item, f"{where}[{i}]") for i, item in enumerate(value))
+    if isinstance(value, Mapping):
+        return freeze_options(value, where)
+    raise ConfigError(
+        _(
+            "The option {where} must hold only numbers, text, true/false, null, lists and "
+            "objects (what a record can hold), not {value!r}."
+        ).format(where=where, value=value)
+    )
+
+
+def freeze_options(options: Any, where: str = "options") -> Mapping[str, Any]:
+    """*options* as a read-only mapping over a private copy, nested lists and objects frozen
+    too (tuples and read-only mappings). Refuses what a record cannot hold.
+
+    >>> frozen = freeze_options({"a": [1, {"b": 2}]})
+    >>> frozen["a"][1]["b"], type(frozen).__name__
+    (2, 'mappingproxy')
+    """
+    if not isinstance(options, Mapping):
+        raise ConfigError(
+            _("The {where} must be an object of named settings, not {value!r}.").format(
+                where=where, value=options
+            )
+        )
+    frozen: dict[str, Any] = {}
+    for key, value in options.items():
+        if not isinstance(key, str):
+            raise ConfigError(
+                _("The {where} must be named by text, not {key!r}.").format(where=where, key=key)
+            )
+        frozen[key] = _frozen(value, f"{where}.{key}")
+    return MappingProxyType(frozen)
+
+
+def thaw_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The plain JSON form of frozen *options*: dicts and lists again."""
+    return {key: _thawed(value) for key, value in options.items()}
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thawed(item) for item in value]
+    if isinstance(value, Mapping):
+        return thaw_options(value)
+    return value
 
 
 def _whole(value: Any, name: str) -> int:

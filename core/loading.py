@@ -40,6 +40,9 @@ class PluginProblem:
     hook: str | None
     message: str
     distribution: str | None = None
+    #: ``failed`` (it broke, or was refused), or ``shadowed``: an entry point left out because
+    #: another plugin (an entry point of another distribution, a built-in) has its name.
+    kind: str = "failed"
 
     def to_dict(self) -> dict[str, str | None]:
         return {
@@ -47,6 +50,7 @@ class PluginProblem:
             "hook": self.hook,
             "distribution": self.distribution,
             "message": self.message,
+            "kind": self.kind,
         }
 
 
@@ -120,13 +124,34 @@ def api_problem(plugin: object, name: str, distribution: str | None) -> str | No
 
 
 def entry_points() -> Iterator[metadata.EntryPoint]:
-    """The installed ``cinco`` entry points, each once, in a stable order."""
-    seen: set[str] = set()
+    """The installed ``cinco`` entry points, each name once, in a stable order (see
+    :func:`find_entry_points` for the ones left out)."""
+    yield from find_entry_points()[0]
+
+
+def find_entry_points() -> tuple[
+    list[metadata.EntryPoint], list[tuple[metadata.EntryPoint, metadata.EntryPoint]]
+]:
+    """The installed ``cinco`` entry points by name, and the ones left out.
+
+    Two entry points of one name cannot both be registered: the first found (in the order of
+    ``sys.path``, as Python imports) is used. Returns the entry points used, sorted by name,
+    and each one left out paired with the one used in its place. The same entry point seen
+    twice (one distribution found on two paths) is not left out: it is the same plugin.
+    """
+    used: dict[str, metadata.EntryPoint] = {}
+    dropped: list[tuple[metadata.EntryPoint, metadata.EntryPoint]] = []
     found = sorted(metadata.entry_points(group=hookspecs.PROJECT), key=lambda ep: ep.name)
     for entry_point in found:
-        if entry_point.name not in seen:
-            seen.add(entry_point.name)
-            yield entry_point
+        first = used.get(entry_point.name)
+        if first is None:
+            used[entry_point.name] = entry_point
+        elif (first.value, distribution_of(first)) != (
+            entry_point.value,
+            distribution_of(entry_point),
+        ):
+            dropped.append((entry_point, first))
+    return list(used.values()), dropped
 
 
 def distribution_of(entry_point: metadata.EntryPoint) -> tuple[str | None, str | None]:

@@ -135,15 +135,22 @@ def render(code: str, params: Mapping[str, Any] | None = None) -> str:
 def freeze(params: Mapping[str, Any] | None) -> tuple[tuple[str, Param], ...]:
     """*params* as an immutable, ordered value: what events and refusals hold.
 
-    >>> freeze({"b": [1, 2], "a": "x"})
-    (('a', 'x'), ('b', (1, 2)))
+    Values are JSON scalars and lists of whole numbers; anything else (a nested object, a
+    set, a list of text) is kept as its text, so that a message stays immutable and JSON.
+
+    >>> freeze({"b": [1, 2], "a": "x", "c": {"d": 1}})
+    (('a', 'x'), ('b', (1, 2)), ('c', "{'d': 1}"))
     """
     if not params:
         return ()
     frozen: list[tuple[str, Param]] = []
-    for key, value in sorted(params.items()):
-        if isinstance(value, list | tuple):
+    for key, value in sorted(params.items(), key=lambda item: str(item[0])):
+        if isinstance(value, list | tuple) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
             value = tuple(value)
+        elif not (value is None or isinstance(value, str | int | float | bool)):
+            value = str(value)
         frozen.append((str(key), value))
     return tuple(frozen)
 

@@ -16,6 +16,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from importlib import metadata
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
@@ -33,7 +34,7 @@ from .loading import (
     declared_api,
     describe_error,
     distribution_of,
-    entry_points,
+    find_entry_points,
     logger,
 )
 
@@ -214,11 +215,24 @@ class Registry:
     def _load_entry_points(self) -> None:
         """Load each ``cinco`` entry point on its own: one that fails to import or is refused
         is reported (naming the entry point and its distribution) and left out."""
-        for entry_point in entry_points():
-            if self.pm.has_plugin(entry_point.name) or self.pm.is_blocked(entry_point.name):
+        found, shadowed = find_entry_points()
+        for entry_point, used in shadowed:
+            self._report(self._shadowed(entry_point, used.value, _label(used)))
+        for entry_point in found:
+            if self.pm.is_blocked(entry_point.name):
+                continue  # blocked on purpose (pluggy's set_blocked)
+            if self.pm.has_plugin(entry_point.name):
+                taken = self.sources.get(entry_point.name)
+                origin = taken.origin if taken is not None else "given"
+                where = (
+                    _("the built-in plugin of that name")
+                    if origin == "builtin"
+                    else _("the plugin of that name given to the registry")
+                )
+                self._report(self._shadowed(entry_point, None, where))
                 continue
             dist, version = distribution_of(entry_point)
-            label = f"{dist} {version}" if dist else _("an unknown distribution")
+            label = _label(entry_point)
             try:
                 plugin = entry_point.load()
             except Exception as exc:  # a broken plugin must never stop Cinco
@@ -255,6 +269,26 @@ class Registry:
                     )
                 )
 
+    def _shadowed(
+        self, entry_point: metadata.EntryPoint, value: str | None, used: str
+    ) -> PluginProblem:
+        """An entry point left out because *used* (a label) already has its name."""
+        dist, _version = distribution_of(entry_point)
+        what = f"{used} ({value})" if value is not None else used
+        return PluginProblem(
+            entry_point.name,
+            None,
+            _(
+                "Cinco plugin {name!r} (entry point {value}, from {dist}) is left out: the name is "
+                "taken by {used}. Two plugins cannot share a name; uninstall one, or ask its "
+                "authors to rename it."
+            ).format(
+                name=entry_point.name, value=entry_point.value, dist=_label(entry_point), used=what
+            ),
+            dist,
+            kind="shadowed",
+        )
+
     def _report(self, problem: PluginProblem) -> None:
         if problem not in self.problems:
             self.problems.append(problem)
@@ -265,6 +299,8 @@ class Registry:
         plugin to add a name keeps it. A plugin that fails is reported and skipped."""
         if kind in self._registered:
             return self._registered[kind]
+        from .rules import rule_wrappers
+
         hook = getattr(self.pm.hook, f"cinco_register_{kind}s")
         found: dict[str, Any] = {}
         owners: dict[str, list[str]] = {}
@@ -288,6 +324,15 @@ class Registry:
                                 "the rules of variant {name!r} implement {hooks}, which this Cinco "
                                 "does not have"
                             ).format(name=item.name, hooks=", ".join(typos))
+                        )
+                    wrapped = rule_wrappers(item.rules)
+                    if wrapped:
+                        raise TypeError(
+                            _(
+                                "the rules of variant {name!r} implement {hook} as a wrapper "
+                                "(hookwrapper=True or wrapper=True); a rule hook must be an "
+                                "ordinary @hookimpl that answers or returns None"
+                            ).format(name=item.name, hook=wrapped[0])
                         )
             except Exception as exc:  # a broken plugin must never stop Cinco
                 self._report(
@@ -553,6 +598,12 @@ class Registry:
 def default_registry() -> Registry:
     """The registry of this installation: built-ins plus every ``cinco`` entry point."""
     return Registry()
+
+
+def _label(entry_point: metadata.EntryPoint) -> str:
+    """The distribution that declares *entry_point*, with its version, for messages."""
+    dist, version = distribution_of(entry_point)
+    return f"{dist} {version}" if dist else _("an unknown distribution")
 
 
 def _or_list(counts: Sequence[int]) -> str:

@@ -29,6 +29,7 @@ from .errors import (
     HandNotFull,
     NoSuchSpace,
     NotYourTurn,
+    PluginError,
     RuleHookError,
     SpaceBelowCard,
     SpaceRequired,
@@ -44,6 +45,7 @@ from .events import (
     HandDiscarded,
     TurnEnded,
 )
+from .i18n import _
 from .state import HAND_LIMIT, GameState, evolve
 
 if TYPE_CHECKING:
@@ -64,34 +66,49 @@ class Outcome:
 ONGOING = Outcome(winner=None, reason="ongoing", over=False)
 
 
-def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
+#: Checks a rule hook's answer, given the hook's arguments: returns the answer to use, or
+#: raises (``TypeError``, ``ValueError``) saying what is wrong with it.
+ResultCheck = Callable[[tuple[Any, ...], Any], Any]
+
+#: The plugin name of the standard rules in a :class:`RuleSet` (their answers are not checked).
+STANDARD_RULES = "standard_rules"
+
+
+def first_result(hook: pluggy.HookCaller, check: ResultCheck | None = None) -> Callable[..., Any]:
     """A function calling *hook*'s implementations in pluggy's order until one answers.
 
     It takes the hook's arguments by position, in the hookspec's order. It gives the same
     answer as calling a ``firstresult`` hook, without pluggy's per-call bookkeeping, which the
-    rules pay on every move; hooks with wrappers are left to pluggy.
+    rules pay on every move. An implementation that raises, or (with *check*) gives an answer
+    *check* refuses, raises :class:`RuleHookError` naming its plugin: the command is refused
+    and nothing changes. The standard rules' answers are not checked.
+
+    Wrappers (``hookwrapper=True``, ``wrapper=True``) are not rule hooks: a rule set refuses
+    them when they are registered (:func:`rule_wrappers`), and so does this.
     """
     spec = hook.spec
     assert spec is not None
     argnames = tuple(spec.argnames)
     impls = hook.get_hookimpls()
-    if any(impl.hookwrapper or impl.wrapper for impl in impls):
-
-        def call_pluggy(*args: Any) -> Any:
-            return hook(**dict(zip(argnames, args, strict=True)))
-
-        return call_pluggy
+    wrapped = [impl.plugin_name for impl in impls if impl.hookwrapper or impl.wrapper]
+    if wrapped:
+        raise PluginError(_wrapper_refusal(wrapped[0], hook.name))
     # Implementations may take any subset of the arguments: which positions each one wants.
     chain = [
-        (impl.function, tuple(argnames.index(name) for name in impl.argnames), impl.plugin_name)
+        (
+            impl.function,
+            tuple(argnames.index(name) for name in impl.argnames),
+            impl.plugin_name,
+            check if impl.plugin_name != STANDARD_RULES else None,
+        )
         for impl in reversed(impls)
     ]
     # The functions below hold the hook's name, not the hook: a bot's rules oracle is built
     # from them, and must lead to no plugin manager (cinco.core.oracle).
     name = hook.name
-    if len(chain) == 1 and chain[0][1] == tuple(range(len(argnames))):
+    if len(chain) == 1 and chain[0][1] == tuple(range(len(argnames))) and chain[0][3] is None:
         # Only the standard rules: the call costs one frame more than calling them directly.
-        function, _positions, plugin = chain[0]
+        function, _positions, plugin, _check = chain[0]
 
         def call_one(*args: Any) -> Any:
             try:
@@ -102,9 +119,11 @@ def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
         return call_one
 
     def call(*args: Any) -> Any:
-        for function, positions, plugin in chain:
+        for function, positions, plugin, checked in chain:
             try:
                 result = function(*[args[i] for i in positions])
+                if result is not None and checked is not None:
+                    result = checked(args, result)
             except Exception as exc:  # a broken variant is refused, never half-applied
                 raise rule_hook_error(plugin, name, exc) from exc
             if result is not None:
@@ -112,6 +131,79 @@ def first_result(hook: pluggy.HookCaller) -> Callable[..., Any]:
         return None
 
     return call
+
+
+def _wrapper_refusal(plugin: str, hook: str) -> str:
+    return _(
+        "Plugin {plugin!r} implements the rule hook {hook} as a wrapper (hookwrapper=True or "
+        "wrapper=True). Rule hooks answer or defer (return None); they cannot wrap other "
+        "plugins' answers. Make it an ordinary @hookimpl."
+    ).format(plugin=plugin, hook=hook)
+
+
+def rule_wrappers(plugin: object) -> list[str]:
+    """The rule hooks (``cinco_legal_spaces``, ``cinco_game_end``) *plugin* implements as
+    pluggy wrappers, which a rule set refuses."""
+    marker = f"{hookspecs.PROJECT}_impl"
+    found = []
+    for hook in RULE_HOOKS:
+        options = getattr(getattr(plugin, hook, None), marker, None)
+        if isinstance(options, dict) and (options.get("hookwrapper") or options.get("wrapper")):
+            found.append(hook)
+    return found
+
+
+#: The hooks a game's rules answer (first result wins).
+RULE_HOOKS = ("cinco_legal_spaces", "cinco_game_end")
+
+
+def check_spaces(args: tuple[Any, ...], result: Any) -> tuple[int, ...]:
+    """A ``cinco_legal_spaces`` answer: free spaces of the board, each a whole number once."""
+    state: GameState = args[0]
+    if not isinstance(result, tuple | list):
+        raise TypeError(f"returned {result!r}, not a tuple of spaces (or None)")
+    seen: set[int] = set()
+    for space in result:
+        if isinstance(space, bool) or not isinstance(space, int):
+            raise TypeError(f"returned {result!r}: {space!r} is not a space number")
+        if not 1 <= space <= SPACES:
+            raise ValueError(f"returned space {space}: spaces are numbered 1 to {SPACES}")
+        if space in seen:
+            raise ValueError(f"returned space {space} twice")
+        if not state.is_free(space):
+            raise ValueError(f"returned space {space}, which is taken")
+        seen.add(space)
+    return tuple(result)
+
+
+def check_outcome(args: tuple[Any, ...], result: Any) -> Outcome:
+    """A ``cinco_game_end`` answer: an :class:`Outcome` whose winner is a team of the game."""
+    state: GameState = args[0]
+    if type(result).__name__ != "Outcome" or not all(
+        hasattr(result, name) for name in ("winner", "reason", "line", "over")
+    ):
+        raise TypeError(f"returned {result!r}, not an Outcome (or None)")
+    over, winner, reason, line = result.over, result.winner, result.reason, result.line
+    if not isinstance(over, bool):
+        raise TypeError(f"returned an Outcome whose over is {over!r}, not true or false")
+    if not over:
+        return ONGOING
+    teams = state.config.teams
+    if winner is not None and (
+        isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < teams
+    ):
+        raise ValueError(f"returned winner {winner!r}: the teams are 0 to {teams - 1} (or None)")
+    if not isinstance(reason, str) or not reason:
+        raise TypeError(f"returned reason {reason!r}, not a word such as 'line'")
+    if line is not None:
+        if not isinstance(line, tuple | list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= SPACES for n in line
+        ):
+            raise ValueError(f"returned line {line!r}, not a tuple of spaces 1 to {SPACES}")
+        line = tuple(line)
+    if type(result) is Outcome and line is result.line:
+        return result
+    return Outcome(winner=winner, reason=reason, line=line)
 
 
 def rule_hook_error(plugin: str, hook: str, exc: Exception) -> RuleHookError:
@@ -184,20 +276,28 @@ class RuleSet(CompiledRules):
 
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
-        self.pm.register(standard_rules, name="standard_rules")
+        self.pm.register(standard_rules, name=STANDARD_RULES)
         for index, plugin in enumerate(rule_plugins):
             # *names* label the variants in error messages (see rule_hook_error).
-            self.pm.register(plugin, name=names[index] if names else None)
+            self._add(plugin, names[index] if names else None)
         self._compile()
 
     def register(self, plugin: object, name: str | None = None) -> None:
-        """Add a plugin to this game only (a variant's rules, a record writer, ...)."""
-        self.pm.register(plugin, name=name)
+        """Add a plugin to this game only (a variant's rules, a record writer, ...). A plugin
+        implementing a rule hook as a wrapper is refused (:class:`PluginError`)."""
+        self._add(plugin, name)
         self._compile()
 
+    def _add(self, plugin: object, name: str | None) -> None:
+        wrapped = rule_wrappers(plugin)
+        if wrapped:
+            label = name or getattr(plugin, "__name__", None) or owner_name(plugin)
+            raise PluginError(_wrapper_refusal(label, wrapped[0]))
+        self.pm.register(plugin, name=name)
+
     def _compile(self) -> None:
-        self._legal_spaces = first_result(self.pm.hook.cinco_legal_spaces)
-        self._game_end = first_result(self.pm.hook.cinco_game_end)
+        self._legal_spaces = first_result(self.pm.hook.cinco_legal_spaces, check_spaces)
+        self._game_end = first_result(self.pm.hook.cinco_game_end, check_outcome)
         hooks = (self.pm.hook.cinco_legal_spaces, self.pm.hook.cinco_game_end)
         self._owners = tuple(
             dict.fromkeys(

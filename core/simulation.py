@@ -52,16 +52,18 @@ def simulate(
     turn_limit: int = DEFAULT_TURN_LIMIT,
     on_game: Callable[[int, Game], None] | None = None,
 ) -> Summary:
-    """Play *games* bot-only games; seat *i* gets ``bots[i % len(bots)]``. Game *k* uses seed
-    ``seed + k``, so the same arguments always give the same games."""
+    """Play *games* bot-only games; seat *i* gets ``bots[i % len(bots)]`` (``NAME`` or
+    ``NAME:LEVEL``). Game *k* uses seed ``seed + k``, so the same arguments always give the
+    same games."""
     from cinco.core.recording import RecordWriter
 
     summary = Summary()
     started = time.perf_counter()
     for k in range(games):
-        seats = [
-            Seat(f"{bots[i % len(bots)]} {i + 1}", bot=bots[i % len(bots)]) for i in range(players)
-        ]
+        seats = []
+        for i in range(players):  # each NAME or NAME:LEVEL, as --bot and arena take them
+            bot, _colon, level = bots[i % len(bots)].partition(":")
+            seats.append(Seat(f"{bot} {i + 1}", bot=bot, level=level or None))
         config = registry.configure(
             players,
             layout=layout,

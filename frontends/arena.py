@@ -1,16 +1,29 @@
-"""``cinco arena``: a tournament between bots, with statistics."""
+"""``cinco arena``: a tournament between bots, with statistics.
+
+The games are handed to the worker processes a few at a time (:func:`play_games`), never all
+at once, so that ``--games`` may be as large as one likes; a SIGTERM (or Ctrl-C) ends the
+workers with the tournament, and a worker whose tournament died ends by itself.
+"""
 
 from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
+from types import FrameType
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cinco.core import tournament
 from cinco.core.errors import CincoError
 from cinco.core.i18n import _
 from cinco.core.simulation import DEFAULT_TURN_LIMIT
@@ -18,11 +31,18 @@ from cinco.core.tournament import (
     ArenaSpec,
     GameResult,
     Report,
+    arrangements,
+    check,
     default_jobs,
     parse_entrants,
-    run,
 )
-from cinco.frontends.options import batch_options, check_layout
+from cinco.frontends.options import SEED, Seconds, batch_options, check_layout, clean_text
+from cinco.frontends.terminal.screen import CleanHook
+
+#: The longest --budget: an hour a move.
+MAX_BUDGET = 3600.0
+#: Games handed to the workers ahead of those being played, per worker.
+AHEAD = 2
 
 
 @click.command()
@@ -40,7 +60,7 @@ from cinco.frontends.options import batch_options, check_layout
 )
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(MAX_BUDGET, positive=True),
     metavar="SECONDS",
     help=_("Seconds each bot may think per move."),
 )
@@ -52,7 +72,7 @@ from cinco.frontends.options import batch_options, check_layout
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help=_("Seed of the first deal; every deal is played once per seating."),
@@ -108,9 +128,10 @@ def arena(
             records=records,
             turn_limit=turn_limit,
         )
-        report = _run_with_progress(spec, jobs or default_jobs(), quiet=as_json)
+        with _sigterm_ends_the_tournament():
+            report = _run_with_progress(spec, jobs or default_jobs(), quiet=as_json)
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(clean_text(str(exc))) from None
     if csv_file is not None:
         _write_csv(report, csv_file)
     if as_json:
@@ -135,7 +156,114 @@ def _run_with_progress(spec: ArenaSpec, jobs: int, quiet: bool) -> Report:
         def advance(_result: GameResult) -> None:
             progress.advance(task)
 
-        return run(spec, jobs=jobs, on_result=advance)
+        return play_games(spec, jobs=jobs, on_result=advance)
+
+
+class _Terminated(SystemExit):
+    """SIGTERM: leave as Ctrl-C does, ending the workers."""
+
+
+class _sigterm_ends_the_tournament:  # used as a context manager
+    """While a tournament runs, SIGTERM raises :class:`_Terminated` (exit status 143) in the
+    main thread, so that the workers are ended on the way out."""
+
+    def __enter__(self) -> None:
+        self.previous: Callable[[int, FrameType | None], object] | int | None = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGTERM, _on_sigterm)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated(128 + signum)
+
+
+def deals(spec: ArenaSpec, teams: int) -> Iterator[tuple[ArenaSpec, int, int, tuple[int, ...]]]:
+    """Every game of the tournament, one at a time (as :func:`tournament.game_plan` lists
+    them): index, seed and the entrants' arrangement over the teams."""
+    ways = arrangements(spec.entrants, teams)
+    for k in range(spec.games):
+        yield spec, k, spec.seed + k // len(ways), ways[k % len(ways)]
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end this process when the tournament's process is gone (killed)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _worker_start(parent: int) -> None:
+    """Workers leave Ctrl-C to the main process, end on SIGTERM, and end when it is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _play(job: tuple[ArenaSpec, int, int, tuple[int, ...]]) -> GameResult:
+    return tournament.play_one(*job)
+
+
+def play_games(
+    spec: ArenaSpec,
+    *,
+    jobs: int = 1,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> Report:
+    """Play the tournament as :func:`tournament.run` does (the same games, the same report),
+    handing the games to *jobs* worker processes a few at a time: at most ``AHEAD`` per worker
+    wait, whatever ``--games`` is. Interrupted (Ctrl-C, SIGTERM, a failed game), the games
+    not started are dropped and the workers are ended."""
+    teams = check(spec)
+    started = time.perf_counter()
+    results: list[GameResult] = []
+    work = deals(spec, teams)
+
+    def done(result: GameResult) -> None:
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+
+    if jobs <= 1 or spec.games <= 1:
+        for job in work:
+            done(_play(job))
+    else:
+        workers = min(jobs, spec.games)
+        pool = ProcessPoolExecutor(
+            max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+        )
+        try:
+            pending: set[Future[GameResult]] = set()
+            for job in work:
+                pending.add(pool.submit(_play, job))
+                if len(pending) >= workers * AHEAD:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        done(future.result())
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+        except BaseException:
+            _end_workers(pool)
+            raise
+        pool.shutdown()
+    results.sort(key=lambda r: r.index)
+    return Report.of(spec, teams, results, time.perf_counter() - started)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Drop the games not started, and end the worker processes now."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=2)
 
 
 def _write_csv(report: Report, path: Path) -> None:
@@ -152,7 +280,10 @@ def _write_csv(report: Report, path: Path) -> None:
 
 
 def _print_report(report: Report) -> None:
-    console = Console()
+    # Bots' names and draw reasons come from plugins: no markup is read in them, and their
+    # control characters are dropped.
+    console = Console(markup=False, highlight=False, emoji=False)
+    console.push_render_hook(CleanHook())
     spec = report.spec
     table = Table(
         title=_("{games} games, {players} players").format(

@@ -20,7 +20,16 @@ from cinco.core.simulation import DEFAULT_TURN_LIMIT
 
 from .arena import arena
 from .board_view import board_json, render_board
-from .options import PlayOptions, batch_options, check_layout, options_from, play_options
+from .net import commands as net_commands
+from .options import (
+    SEED,
+    PlayOptions,
+    batch_options,
+    check_layout,
+    clean_text,
+    options_from,
+    play_options,
+)
 from .plugins_cmd import plugins
 
 FRONTENDS = ("cli", "kivy")
@@ -29,17 +38,34 @@ FRONTENDS = ("cli", "kivy")
 def launch(frontend: str, options: PlayOptions) -> None:
     """Start a game in *frontend*. Kivy is imported only here, and only when asked for."""
     if frontend == "kivy":
+        missing = click.ClickException(_("The Kivy app needs Kivy: pip install 'cinco[kivy]'."))
+        if _kivy_missing():
+            raise missing
         try:
             from cinco.frontends.kivy_app import run_app
-        except ImportError as exc:
-            raise click.ClickException(
-                _("The Kivy app needs Kivy: pip install 'cinco[kivy]' ({error}).").format(error=exc)
-            ) from None
-        run_app(options)
+
+            run_app(options)
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").partition(".")[0] != "kivy":
+                raise
+            raise missing from None
         return
+    if options.screenshot is not None:
+        raise click.UsageError(
+            _("--screenshot is for the Kivy app (--frontend kivy); the terminal game has none.")
+        )
     from cinco.frontends.terminal import play
 
     play(options)
+
+
+def _kivy_missing() -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("kivy") is None
+    except (ImportError, ValueError):
+        return True
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -64,7 +90,7 @@ def main(ctx: click.Context, /, frontend: str, **values: Any) -> None:
         options = options_from(values)
         launch(frontend, options)
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(clean_text(str(exc))) from None
 
 
 @main.command()
@@ -93,7 +119,7 @@ def board(as_json: bool) -> None:
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help=_("Seed of the first game; game k uses seed + k."),
@@ -130,7 +156,7 @@ def simulate(
             turn_limit=turn_limit,
         )
     except CincoError as exc:  # a bad option, or a variant's rule hook that failed
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(clean_text(str(exc))) from None
     if as_json:
         data = summary.to_dict()
         click.echo(
@@ -149,7 +175,7 @@ def simulate(
         click.echo(_("  team {team}: {n} wins").format(team=team + 1, n=summary.wins[team]))
     click.echo(_("  draws: {n}").format(n=summary.draws))
     for reason, count in sorted(summary.reasons.items()):
-        click.echo(f"  {reason}: {count}")
+        click.echo(f"  {clean_text(reason)}: {count}")
 
 
 @main.command()
@@ -168,9 +194,11 @@ def replay(record: Path, as_json: bool, interactive: bool | None) -> None:
     try:
         loaded = load_record(record)
     except RecordError as exc:
-        raise click.ClickException(_("{path}: {error}").format(path=record, error=exc)) from None
+        raise click.ClickException(
+            clean_text(_("{path}: {error}").format(path=record, error=exc))
+        ) from None
     for warning in loaded.warnings:
-        click.echo(_("warning: {text}").format(text=warning), err=True)
+        click.echo(clean_text(_("warning: {text}").format(text=warning)), err=True)
     state = fold(loaded.events)
     if as_json:
         click.echo(json.dumps(state.to_dict()))
@@ -198,3 +226,7 @@ def rules() -> None:
 
 main.add_command(plugins)
 main.add_command(arena)
+
+# Networked play (the server extra): cinco serve, cinco table, cinco join, cinco watch.
+for _net_command in net_commands.COMMANDS:
+    main.add_command(_net_command)

@@ -4,10 +4,14 @@
 (1, 'greedy', 'hard')
 >>> parse_name("1=Ann")
 (0, 'Ann')
+>>> clean_text("Ann\x1b]0;pwned\x07\r\x9b")
+'Ann]0;pwned'
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,6 +27,31 @@ from cinco.core.simulation import DEFAULT_TURN_LIMIT
 
 #: The bot that plays the other seats when nobody says otherwise.
 DEFAULT_BOT = "greedy"
+
+#: The longest player's name kept (longer ones are cut).
+NAME_LENGTH = 20
+#: The longest ``--delay``: a minute between bot moves.
+MAX_DELAY = 60.0
+
+# C0 and C1 control characters (ESC, BEL, CR, backspace...), DEL, and the bidirectional
+# overrides and isolates, which can make a line read differently from what it holds.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_KEEPING_LINES = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def clean_text(text: str, *, lines: bool = False) -> str:
+    """*text* without control characters and escape sequences' introducers, so that a name
+    or a message from a user, a record or a plugin cannot move the cursor, set the window
+    title or draw over the screen. *lines*: keep line breaks."""
+    return (_CONTROL_KEEPING_LINES if lines else _CONTROL).sub("", text)
+
+
+def clean_name(text: str) -> str:
+    """A player's name as typed: no control characters, spaces trimmed, at most
+    :data:`NAME_LENGTH` characters."""
+    return " ".join(clean_text(text).split())[:NAME_LENGTH]
 
 
 def _seat_number(text: str, option: str) -> int:
@@ -52,11 +81,12 @@ def parse_bot(text: str) -> tuple[int, str, str | None]:
 def parse_name(text: str) -> tuple[int, str]:
     """``SEAT=NAME`` (seat from 1) → ``(seat index, name)``."""
     seat, sep, name = text.partition("=")
-    if not sep or not name.strip():
+    name = clean_name(name)
+    if not sep or not name:
         raise click.BadParameter(
             _("Write --name SEAT=NAME, for example --name 1=Ann."), param_hint="--name"
         )
-    return _seat_number(seat, "--name"), name.strip()
+    return _seat_number(seat, "--name"), name
 
 
 @dataclass
@@ -194,7 +224,7 @@ def play_options(function: FC) -> FC:
             metavar="SEAT=NAME",
             help=_("Name a seat's player, for example 1=Ann (repeatable)."),
         ),
-        click.option("--seed", type=int, help=_("Seed for a reproducible game.")),
+        click.option("--seed", type=SEED, help=_("Seed for a reproducible game.")),
         click.option(
             "--record",
             type=click.Path(dir_okay=False, path_type=Path),
@@ -207,7 +237,7 @@ def play_options(function: FC) -> FC:
         ),
         click.option(
             "--delay",
-            type=click.FloatRange(min=0),
+            type=Seconds(MAX_DELAY),
             default=0.6,
             show_default=True,
             help=_("Seconds between bot moves."),
@@ -223,13 +253,109 @@ def play_options(function: FC) -> FC:
     return function
 
 
+def check_bot(name: str, level: str | None, option: str = "--bot") -> None:
+    """*name* must be an installed bot and *level* one of its levels: a typo is refused,
+    naming what is installed (it never makes the seat a person's)."""
+    bots = default_registry().bots()
+    if name not in bots:
+        raise click.BadParameter(
+            _("Unknown bot {name!r}. Installed bots: {choices}.").format(
+                name=clean_text(name), choices=", ".join(sorted(bots))
+            ),
+            param_hint=option,
+        )
+    levels = bots[name].levels
+    if level is not None and level not in levels:
+        raise click.BadParameter(
+            _("{bot} has no level {level!r}. Levels: {levels}.").format(
+                bot=name, level=clean_text(level), levels=", ".join(levels) or "-"
+            ),
+            param_hint=option,
+        )
+
+
+#: Seeds have at most this many digits: a longer one would name files too long to write.
+SEED_DIGITS = 18
+
+
+class SeedType(click.ParamType):  # type: ignore[type-arg]  # generic in newer click
+    """``--seed N``: a whole number of at most :data:`SEED_DIGITS` digits."""
+
+    name = "integer"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            text = str(value)
+        else:
+            text = str(value).strip()
+        digits = text.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > SEED_DIGITS:
+            self.fail(
+                _(
+                    "{value!r} is not a seed: a seed is a whole number of at most {n} digits."
+                ).format(value=text if len(text) <= 30 else text[:27] + "...", n=SEED_DIGITS),
+                param,
+                ctx,
+            )
+        return int(text)
+
+
+#: ``--seed N``, for every command that takes one.
+SEED = SeedType()
+
+
+class Seconds(click.ParamType):  # type: ignore[type-arg]  # generic in newer click
+    """A number of seconds from 0 (or, *positive*, above 0) to *maximum*: never ``inf``,
+    ``nan`` or negative."""
+
+    name = "seconds"
+
+    def __init__(self, maximum: float, *, positive: bool = False) -> None:
+        self.maximum = maximum
+        self.positive = positive
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            self.fail(_("{value!r} is not a number of seconds.").format(value=value), param, ctx)
+        low_ok = seconds > 0 if self.positive else seconds >= 0
+        if not math.isfinite(seconds) or not low_ok or seconds > self.maximum:
+            self.fail(
+                _("Give a number of seconds {low} {high:g}, not {value}.").format(
+                    low=_("above 0, up to") if self.positive else _("from 0 to"),
+                    high=self.maximum,
+                    value=value,
+                ),
+                param,
+                ctx,
+            )
+        return seconds
+
+
 def options_from(values: dict[str, object]) -> PlayOptions:
     """Build :class:`PlayOptions` from the keyword arguments :func:`play_options` adds."""
-    bots = {}
+    bots: dict[int, tuple[str, str | None]] = {}
     for text in values.get("bots") or ():  # type: ignore[attr-defined]
         seat, name, level = parse_bot(str(text))
+        if seat in bots:
+            raise click.BadParameter(
+                _("Seat {n} is given twice.").format(n=seat + 1), param_hint="--bot"
+            )
+        check_bot(name, level)
         bots[seat] = (name, level)
-    names = dict(parse_name(str(text)) for text in values.get("names") or ())  # type: ignore[attr-defined]
+    names: dict[int, str] = {}
+    for text in values.get("names") or ():  # type: ignore[attr-defined]
+        seat, name = parse_name(str(text))
+        if seat in names:
+            raise click.BadParameter(
+                _("Seat {n} is given twice.").format(n=seat + 1), param_hint="--name"
+            )
+        names[seat] = name
     players = values.get("players")
     layout = values.get("layout")
     if isinstance(layout, str) and players is None:

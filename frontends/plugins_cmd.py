@@ -64,9 +64,14 @@ def plugins_text(registry: Registry) -> list[str]:
     if conflicts:
         lines += ["", _("Clashes (the first plugin registered wins):")]
         lines += [f"  {conflict.message}" for conflict in conflicts]
-    if registry.problems:
+    shadowed = [problem for problem in registry.problems if problem.kind == "shadowed"]
+    failed = [problem for problem in registry.problems if problem.kind != "shadowed"]
+    if shadowed:
+        lines += ["", _("Plugins left out (another plugin has the same name):")]
+        lines += [f"  {problem.message}" for problem in shadowed]
+    if failed:
         lines += ["", _("Plugins that failed (Cinco works without them):")]
-        lines += [f"  {problem.message}" for problem in registry.problems]
+        lines += [f"  {problem.message}" for problem in failed]
     return lines
 
 
@@ -74,7 +79,8 @@ def plugins_text(registry: Registry) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help=_("Print the listing as JSON."))
 def plugins(as_json: bool) -> None:
     """List the loaded plugins: version, distribution, hooks, and the variants, layouts and
-    bots each adds; clashes between plugins; plugins that failed to load."""
+    bots each adds; clashes between plugins; plugins left out (a name taken twice) and
+    plugins that failed to load."""
     registry = default_registry()
     if as_json:
         click.echo(json.dumps(plugins_report(registry), indent=1))

@@ -29,7 +29,12 @@ prepare_environment()
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
+from kivy.metrics import dp  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.behaviors import ButtonBehavior  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
+from kivy.uix.slider import Slider  # noqa: E402
+from kivy.uix.textinput import TextInput  # noqa: E402
 
 from cinco.core.config import Layout  # noqa: E402
 from cinco.core.errors import RecordError  # noqa: E402
@@ -711,6 +716,186 @@ def docs(app: CincoApp, folder: Path | None) -> Step:
     shot(app, folder, "kivy-portrait.png")
 
 
+# -- layout at many sizes and densities --------------------------------------------------------
+
+
+def walk(widget: Any) -> Iterator[Any]:
+    yield widget
+    for child in widget.children:
+        yield from walk(child)
+
+
+def shown(widget: Any) -> bool:
+    """Drawn and of some size: no ancestor hidden (opacity 0) or squeezed to nothing."""
+    node = widget
+    while node is not None and node is not node.parent:
+        if node.opacity == 0 or node.width < 1 or node.height < 1:
+            return False
+        node = node.parent
+    return True
+
+
+def window_box(widget: Any) -> tuple[float, float, float, float]:
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    x1, y1 = widget.to_window(widget.right, widget.top)
+    return x0, y0, x1, y1
+
+
+def scroller(widget: Any) -> Any:
+    node = widget.parent
+    while node is not None and node is not node.parent:
+        if isinstance(node, ScrollView):
+            return node
+        node = node.parent
+    return None
+
+
+def overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def controls(screen: Any) -> list[Any]:
+    """What a finger uses: buttons, cards, toggles, spinners, inputs and sliders, if shown."""
+    kinds = (ButtonBehavior, TextInput, Slider)
+    return [w for w in walk(screen) if isinstance(w, kinds) and shown(w)]
+
+
+def check_layout(app: CincoApp, name: str, label: str) -> dict[str, float]:
+    """On screen *name*: every control inside the window (or inside a scrolling panel that
+    keeps it across the window's width), at least 48 dp each way (a slider's cursor line
+    excepted: its height), never under the board; every card of the hand; the panel clear of
+    the board. Returns the board's cell width in dp, if it has a board."""
+    screen = app.manager.get_screen(name)
+    width, height = Window.size
+    where = f"{label} {name}"
+    board = screen.ids.get("board")
+    board_box = window_box(board) if board is not None else None
+    least = dp(48) - 0.5
+    for widget in controls(screen):
+        box = window_box(widget)
+        what = f"{where}: {type(widget).__name__} {getattr(widget, 'text', '')!r} at {box}"
+        inside_x = box[0] >= -1 and box[2] <= width + 1
+        if scroller(widget) is None:
+            check(inside_x and box[1] >= -1 and box[3] <= height + 1, f"{what} is off screen")
+        else:
+            check(inside_x, f"{what} is off the window's sides")
+        check(box[2] - box[0] >= least, f"{what} is narrower than 48 dp")
+        if not isinstance(widget, Slider):
+            check(box[3] - box[1] >= least, f"{what} is lower than 48 dp")
+        if board_box is not None:
+            check(not overlaps(box, board_box), f"{what} is under the board {board_box}")
+    result: dict[str, float] = {}
+    if board is not None:
+        panel = screen.ids.get("panel")
+        if panel is not None and shown(panel):
+            check(not overlaps(window_box(panel), board_box), f"{where}: the panel is on the board")
+        result["hex"] = board.hex_width / dp(1)
+    if name == "game":
+        cards = [c for c in screen.ids.hand.children]
+        for card in cards:
+            box = window_box(card)
+            check(
+                shown(card) and box[0] >= -1 and box[2] <= width + 1 and box[1] >= -1
+                and box[3] <= height + 1,
+                f"{where}: card {card.number} is not all on screen ({box})",
+            )
+    return result
+
+
+def layout_sizes() -> list[tuple[int, int]]:
+    """The window sizes to try, in pixels, from ``$CINCO_LAYOUT_SIZES`` ("720x1280,1280x720");
+    the first is the size the app opened at."""
+    text = os.environ.get("CINCO_LAYOUT_SIZES") or f"{Window.width}x{Window.height}"
+    return [(int(w), int(h)) for w, h in (size.split("x") for size in text.split(","))]
+
+
+def layout(app: CincoApp, folder: Path | None) -> Step:
+    """Every screen at each size of ``$CINCO_LAYOUT_SIZES`` (at the density the process
+    started with), turning the window between sizes as a rotation does mid-game."""
+    density = dp(1)
+    _home, records = home_with_records()
+    finished = records / "finished.jsonl"
+    make_record(finished, person=True, seed=3)
+    report: list[str] = []
+    yield settled(app)
+    for n, (width, height) in enumerate(layout_sizes()):
+        label = f"{width}x{height}@{density:g}"
+        tag = f"{width}x{height}-{density:g}"
+        if (Window.width, Window.height) != (width, height):
+            Window.size = (width, height)
+            yield lambda: (Window.width, Window.height) == (width, height)
+        yield 0.4
+        # The start screen: in portrait too, players, teams and variants show at once,
+        # and Continue / Replay sit below the title.
+        app.show_start()
+        yield settled(app)
+        yield 0.2
+        check_layout(app, "start", label)
+        start = app.start_screen
+        title = window_box(start.ids.title_row)
+        upright = [] if width > height else [
+            *start.ids.players.children,
+            *start.ids.layouts.children,
+            *start.ids.variants.children,
+            start.ids.start_button,
+        ]
+        for widget in upright:
+            box = window_box(widget)
+            check(box[1] >= 0 and box[3] <= title[1] + 1, f"{label}: {widget.text!r} shows {box}")
+        for button in (start.ids.continue_button, start.ids.replays_button):
+            check(not overlaps(window_box(button), title), f"{label}: {button.text!r} on the title")
+        shot(app, folder, f"kivy-start-{tag}.png")
+        # Two people: the privacy screen, then a hand with a card chosen and a space tapped.
+        app.start_from_options(PlayOptions(players=2, names={0: "Ann", 1: "Bob"}, seed=7))
+        yield settled(app)
+        check(app.manager.current == "privacy", f"{label}: the privacy screen")
+        check_layout(app, "privacy", label)
+        shot(app, folder, f"kivy-privacy-{tag}.png")
+        yield lambda: app.privacy_screen.ready
+        tap(app.privacy_screen)
+        yield settled(app)
+        session = app.session
+        assert session is not None
+        card, spaces = max(((c, s) for c, s in session.legal().plays if s), key=lambda p: p[0])
+        tap(app.game_screen.card_button(card))
+        yield 0.1
+        board = app.game_screen.ids.board
+        tap_at(*board.to_window(*board.space_centre(spaces[-1])))
+        yield 0.3
+        check(app.pending == spaces[-1], f"{label}: a first tap previews")
+        metrics = check_layout(app, "game", label)
+        check(len(app.game_screen.ids.hand.children) == 4, "the whole hand")
+        shot(app, folder, f"kivy-game-{tag}.png")
+        if n + 1 < len(layout_sizes()):
+            # Turn the window with the preview showing: still there, still laid out.
+            after = layout_sizes()[n + 1]
+            Window.size = after
+            yield lambda: (Window.width, Window.height) == after
+            yield 0.4
+            check(app.pending == spaces[-1] and board.preview == spaces[-1], "preview kept")
+            check_layout(app, "game", f"{after[0]}x{after[1]}@{density:g} (turned)")
+            Window.size = (width, height)
+            yield lambda: (Window.width, Window.height) == (width, height)
+            yield 0.4
+        # The end of a game, and its replay.
+        app.resume(finished)
+        yield lambda: app.manager.current == "over"
+        yield settled(app)
+        check_layout(app, "over", label)
+        shot(app, folder, f"kivy-over-{tag}.png")
+        app.open_replay(finished)
+        yield settled(app)
+        yield 0.2
+        check_layout(app, "replay", label)
+        shot(app, folder, f"kivy-replay-{tag}.png")
+        report.append(f"{label}: cells {metrics['hex']:.1f} dp wide")
+        if min(width, height) / density < 480:
+            # A phone: 11 cells across 360 dp at most; upright they get the long side.
+            least = 35 if height > width else 32
+            check(metrics["hex"] >= least, f"{label}: cells are {metrics['hex']:.1f} dp wide")
+    print("; ".join(report), file=sys.__stdout__, flush=True)
+
+
 SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]] = {
     "full_game": (
         full_game,
@@ -730,6 +915,7 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
     "replay_no_saves": (replay_no_saves, PlayOptions(delay=0.0)),
     "open_record_file": (open_record_file, PlayOptions(delay=0.0)),
     "open_bad_files": (open_bad_files, PlayOptions(delay=0.0)),
+    "layout": (layout, PlayOptions(delay=0.0)),
     "docs": (
         docs,
         PlayOptions(

@@ -143,7 +143,7 @@ def play_script(
         if moves is not None and made >= moves:
             break
         if len(humans) > 1 and owner != seat:
-            script.lines.append("")  # "Pass to ... — press Enter"
+            script.lines.append("y")  # "Pass to ...": y and Enter
         owner = seat
         handle = played.seat(seat)
         view = handle.view

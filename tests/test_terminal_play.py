@@ -149,7 +149,7 @@ def test_hot_seat_privacy(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert dicts(load_record(record).events) == dicts(script.events)
     names = {0: "Ann", 1: "Bob"}
-    parts = re.split(r"Pass to (Ann|Bob) — press Enter", result.output)
+    parts = re.split(r"Pass to (Ann|Bob)\n", result.output)
     screens = list(zip(parts[1::2], parts[2::2], strict=True))
     assert len(screens) == len(script.hands)
     for (name, screen), (seat, hand) in zip(screens, script.hands, strict=True):

@@ -29,13 +29,20 @@ from cinco.core.protocol import Accepted, Refused
 from cinco.core.registry import Registry, default_registry
 from cinco.frontends.options import PlayOptions
 
-from . import theme
+from . import device, theme
 from .board import BoardWidget
-from .screens import GameOverScreen, GameScreen, PrivacyScreen, ReplayScreen, StartScreen
+from .screens import (
+    GameOverScreen,
+    GameScreen,
+    LeavePopup,
+    PrivacyScreen,
+    ReplayScreen,
+    StartScreen,
+)
 from .session import TableSession, new_record_path
-from .widgets import CardButton, Logo, PlayerRow, SeatRow, TeamBadge, Thinking
+from .widgets import CardButton, HandLayout, Logo, PlayerRow, SeatRow, TeamBadge, Thinking
 
-for _cls in (BoardWidget, CardButton, Logo, PlayerRow, SeatRow, TeamBadge, Thinking):
+for _cls in (BoardWidget, CardButton, HandLayout, Logo, PlayerRow, SeatRow, TeamBadge, Thinking):
     Factory.register(_cls.__name__, cls=_cls)
 
 
@@ -56,6 +63,8 @@ class CincoApp(App):  # type: ignore[misc]
         self.session: TableSession | None = None
         self.shown: Viewer = None
         self.selected: int | None = None
+        #: A space tapped once for the selected card: a second tap (or Confirm) plays it.
+        self.pending: int | None = None
         self.thinking = False
         self.message = ""
         self._bot: Future[Accepted | Refused] | None = None
@@ -90,8 +99,76 @@ class CincoApp(App):  # type: ignore[misc]
         ):
             manager.add_widget(screen)
         self.manager = manager
+        manager.bind(current=lambda _m, _c: self.keep_awake())
         self.start_screen.setup(self.registry, self.options)
+        #: The "leave this game?" question, while it is asked.
+        self.leave_popup: LeavePopup | None = None
+        Window.bind(on_keyboard=self.on_keyboard)
         return manager
+
+    # -- Android: the Back key, pausing, the screen kept on ----------------------------------
+
+    def on_keyboard(self, _window: Any, key: int, *_args: Any) -> bool:
+        """Back (Escape on a desktop) goes back a screen; it asks before leaving a game."""
+        if key != 27:
+            return False
+        return self.back()
+
+    def back(self) -> bool:
+        """What Back does; False when there is nowhere to go back to (Android then leaves)."""
+        if self.leave_popup is not None:
+            self.leave_popup.dismiss()
+            return True
+        popup = getattr(self.replay_screen, "popup", None)
+        if popup is not None and popup._window is not None:
+            popup.dismiss()
+            return True
+        current = self.manager.current
+        if current in ("game", "privacy") and self.session is not None and not self.session.is_over:
+            self.ask_leave()
+            return True
+        if current in ("game", "privacy", "over", "replay"):
+            self.show_start()
+            return True
+        return False
+
+    def ask_leave(self) -> None:
+        """Ask before leaving a game for the start screen (it stays saved)."""
+        if self.leave_popup is not None:
+            return
+        popup = LeavePopup()
+        popup.bind(on_dismiss=lambda _p: setattr(self, "leave_popup", None))
+        self.leave_popup = popup
+        popup.open()
+
+    def leave_game(self) -> None:
+        if self.leave_popup is not None:
+            self.leave_popup.dismiss()
+        self.show_start()
+
+    def on_pause(self) -> bool:
+        """Android puts the app in the background: everything is saved already (the table
+        flushes its record after every event); take any hand off the screen, since the tablet
+        may come back in other hands. True: keep the app alive meanwhile."""
+        self.pending = None
+        session = self.session
+        if session is not None and len(session.humans) > 1 and self.manager.current == "game":
+            self.shown = None
+            self.game_screen.clear_hand()
+        device.keep_screen_on(False)
+        return True
+
+    def on_resume(self) -> None:
+        """Back from the background: show the game again, through the privacy screen when
+        several people play (the record was never closed)."""
+        if self.session is not None and self.manager.current == "game" and not self.thinking:
+            self.advance()
+        self.keep_awake()
+
+    def keep_awake(self) -> None:
+        """The screen stays on while a game is played (Android only)."""
+        playing = self.manager.current in ("game", "privacy")
+        device.keep_screen_on(playing)
 
     def on_start(self) -> None:
         # The streams: every handle's messages are taken in on the UI thread.
@@ -111,6 +188,7 @@ class CincoApp(App):  # type: ignore[misc]
             self.when_settled(lambda: self.save_screenshot(Path(screenshot)))
 
     def on_stop(self) -> None:
+        Window.unbind(on_keyboard=self.on_keyboard)
         if self._pump_event is not None:
             self._pump_event.cancel()
         if self.session is not None:
@@ -181,6 +259,7 @@ class CincoApp(App):  # type: ignore[misc]
         self.session = session
         self.shown = None
         self.selected = None
+        self.pending = None
         self.message = " ".join(session.warnings)
         session.pump()
         self.advance()
@@ -221,9 +300,16 @@ class CincoApp(App):  # type: ignore[misc]
 
     def render(self, landed: int | None = None, thinking: bool = False) -> None:
         assert self.session is not None
-        self.game_screen.render(self.session, self.selected, thinking, self.message)
+        self.game_screen.render(
+            self.session, self.selected, thinking, self.message, pending=self.pending
+        )
         if landed is not None:
             self.game_screen.ids.board.land(landed)
+
+    def rerender(self) -> None:
+        """Draw the game screen again as it is (its layout changed)."""
+        if self.session is not None and self.manager.current == "game":
+            self.render(thinking=self.thinking)
 
     def reveal(self) -> None:
         """The next player took the tablet and tapped: show their cards."""
@@ -260,6 +346,7 @@ class CincoApp(App):  # type: ignore[misc]
         if not self.my_turn():
             return
         self.selected = None if self.selected == card else card
+        self.pending = None
         self.message = ""
         self.render()
 
@@ -273,11 +360,33 @@ class CincoApp(App):  # type: ignore[misc]
             return
         legal = self.session.legal().spaces_for(self.selected)
         if space not in legal:
+            # Anything but the space shown cancels it; the table says why this one is not lit.
+            self.pending = None
             command = PlayCard(self.session.to_move, self.selected, space)
             self.message = self.session.refusal(command) or ""
             self.render()
             return
-        self.act(PlayCard(self.session.to_move, self.selected, space))
+        if self.pending != space:
+            # First tap: the token shows where it would go; nothing is played yet.
+            self.pending = space
+            self.message = ""
+            self.render()
+            return
+        self.confirm()
+
+    def confirm(self) -> None:
+        """Play the selected card on the space shown as a preview."""
+        if not self.my_turn() or self.selected is None or self.pending is None:
+            return
+        assert self.session is not None
+        self.act(PlayCard(self.session.to_move, self.selected, self.pending))
+
+    def cancel_preview(self) -> None:
+        """A tap anywhere but the previewed space (or Confirm) takes the preview away."""
+        if self.pending is not None:
+            self.pending = None
+            if self.session is not None and self.manager.current == "game":
+                self.render()
 
     def burn(self) -> None:
         if self.my_turn() and self.selected is not None:
@@ -302,6 +411,7 @@ class CincoApp(App):  # type: ignore[misc]
             self.render()
             return
         self.selected = None
+        self.pending = None
         self.message = ""
         self.advance(self.session.take_landed())
 
@@ -312,6 +422,7 @@ class CincoApp(App):  # type: ignore[misc]
             return
         refused = session.undo()
         self.selected = None
+        self.pending = None
         if refused is not None:
             self.message = refused.message
             if not session.is_over:

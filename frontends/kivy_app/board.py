@@ -106,6 +106,12 @@ class BoardWidget(Widget):  # type: ignore[misc]
     landing = NumericProperty(1.0)
     #: Whether taps on spaces are reported.
     interactive = ObjectProperty(True)
+    #: A space shown with a faint token of :attr:`preview_team` (a tap waiting for confirmation).
+    preview = NumericProperty(0)
+    preview_team = NumericProperty(0)
+    #: Drawn turned a quarter (flat-top cells) when that makes the cells larger: a tall, narrow
+    #: board on a phone held upright. Set from the widget's shape, never by hand.
+    turned = ObjectProperty(False)
 
     __events__ = ("on_space",)
 
@@ -121,23 +127,44 @@ class BoardWidget(Widget):  # type: ignore[misc]
             last=self._trigger,
             line=self._trigger,
             landing=self._trigger,
+            preview=self._trigger,
+            preview_team=self._trigger,
         )
 
     # -- geometry -----------------------------------------------------------------------------
 
+    #: The board's extent in cell radii: across the cells' rows (pointy-top cells side by side)
+    #: and along them, the frame included.
+    ACROSS = SQRT3 * (2 * RADIUS + 1) + 0.3
+    ALONG = 3 * RADIUS + 2.4
+
+    @staticmethod
+    def fit(width: float, height: float, margin: float) -> tuple[float, bool]:
+        """The largest cell radius for a *width* × *height* box, and whether turned."""
+        w, h = max(width - 2 * margin, 10.0), max(height - 2 * margin, 10.0)
+        upright = min(w / BoardWidget.ACROSS, h / BoardWidget.ALONG)
+        turned = min(w / BoardWidget.ALONG, h / BoardWidget.ACROSS)
+        return (turned, True) if turned > upright * 1.02 else (upright, False)
+
     @property
     def cell_size(self) -> float:
         """The hexagon's circumradius that fits the board in the widget, with a margin."""
-        width = max(float(self.width) - dp(20), 10.0) / (SQRT3 * (2 * RADIUS + 1))
-        height = max(float(self.height) - dp(20), 10.0) / (3 * RADIUS + 2)
-        return float(min(width, height))
+        size, turned = self.fit(float(self.width), float(self.height), dp(4))
+        if turned != self.turned:
+            self.turned = turned
+        return float(size)
+
+    @property
+    def hex_width(self) -> float:
+        """How wide a cell is on screen (across its flats upright, corner to corner turned)."""
+        return self.cell_size * (2.0 if self.turned else SQRT3)
 
     def cell_centre(self, q: int, r: int) -> tuple[float, float]:
         size = self.cell_size
-        return (
-            self.center_x + size * SQRT3 * (q + r / 2),
-            self.center_y - size * 1.5 * r,
-        )
+        across, along = size * SQRT3 * (q + r / 2), size * 1.5 * r
+        if self.turned:
+            return (self.center_x + along, self.center_y + across)
+        return (self.center_x + across, self.center_y - along)
 
     def space_centre(self, space: int) -> tuple[float, float]:
         """Where space *space* is drawn (window coordinates when the widget is at the root)."""
@@ -156,12 +183,25 @@ class BoardWidget(Widget):  # type: ignore[misc]
     # -- input --------------------------------------------------------------------------------
 
     def on_touch_down(self, touch: Any) -> bool:
+        """Note the space under the finger; nothing happens until it lifts (a finger that
+        brushes the board and slides away plays nothing)."""
         if not self.collide_point(*touch.pos) or not self.interactive:
             return False
         space = self.space_at_point(*touch.pos)
         if space is None:
             return False
-        self.dispatch("on_space", space)
+        touch.grab(self)
+        touch.ud[self.uid] = space
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return self.uid in touch.ud  # the ungrabbed copy of our own touch
+        touch.ungrab(self)
+        began = touch.ud.get(self.uid)
+        if began is not None and self.interactive and self.collide_point(*touch.pos):
+            if self.space_at_point(*touch.pos) == began:
+                self.dispatch("on_space", began)
         return True
 
     def on_space(self, space: int) -> None:
@@ -191,12 +231,13 @@ class BoardWidget(Widget):  # type: ignore[misc]
             # The board's frame: one big hexagon behind the cells.
             Color(*theme.BOARD_FRAME)
             frame = size * (SQRT3 * RADIUS + 1.05)
-            fill_polygon(hex_points(self.center_x, self.center_y, frame, pointy=False))
+            turned = bool(self.turned)
+            fill_polygon(hex_points(self.center_x, self.center_y, frame, pointy=turned))
             for q, r in CELLS:
                 cx, cy = self.cell_centre(q, r)
                 if (q, r) == (0, 0):
                     Color(*theme.CENTRE)
-                    fill_polygon(hex_points(cx, cy, size * 0.94))
+                    fill_polygon(hex_points(cx, cy, size * 0.94, not turned))
                     continue
                 number = space_at((q, r)) or 0
                 team = board[number] if number < len(board) else FREE
@@ -206,13 +247,13 @@ class BoardWidget(Widget):  # type: ignore[misc]
                     Color(*theme.CELL_DIM)
                 else:
                     Color(*theme.CELL)
-                fill_polygon(hex_points(cx, cy, size * 0.94))
+                fill_polygon(hex_points(cx, cy, size * 0.94, not turned))
                 if number in legal:
                     Color(*theme.LEGAL_EDGE)
-                    Line(points=hex_points(cx, cy, size * 0.9), close=True, width=dp(2))
+                    Line(points=hex_points(cx, cy, size * 0.9, not turned), close=True, width=dp(2))
                 if number in line:
                     Color(*theme.ACCENT)
-                    fill_polygon(hex_points(cx, cy, size * 0.94))
+                    fill_polygon(hex_points(cx, cy, size * 0.94, not turned))
                 if team == FREE:
                     texture = text_texture(str(number), font)
                     Color(*theme.CELL_TEXT)
@@ -232,14 +273,26 @@ class BoardWidget(Widget):  # type: ignore[misc]
                 Line(points=points, width=max(size * 0.16, dp(3)), cap="round")
             for number, team, cx, cy in tokens:
                 self._draw_token(number, team, cx, cy, size, token_font)
+            if self.preview and board[self.preview] == FREE:
+                # The token a tap would place, faint, with a ring: tap again to confirm.
+                cx, cy = self.space_centre(self.preview)
+                self._draw_token(self.preview, int(self.preview_team), cx, cy, size, token_font, 0.55)
+                Color(*theme.LEGAL_EDGE)
+                Line(circle=(cx, cy, size * 0.92), width=dp(2.5))
 
     def _draw_token(
-        self, number: int, team: int, cx: float, cy: float, size: float, font: int
+        self,
+        number: int,
+        team: int,
+        cx: float,
+        cy: float,
+        size: float,
+        font: int,
+        alpha: float = 1.0,
     ) -> None:
         shape = theme.team_shape(team)
         radius = size * 0.66
-        alpha = 1.0
-        if number == self.last and self.landing < 1.0:
+        if number == self.last and self.landing < 1.0 and alpha == 1.0:
             progress = max(self.landing, 0.0)
             radius *= 1.0 + 0.9 * (1.0 - progress)
             alpha = 0.35 + 0.65 * min(progress, 1.0)
@@ -249,7 +302,7 @@ class BoardWidget(Widget):  # type: ignore[misc]
         draw_shape(shape, cx, cy, radius)
         Color(0.1, 0.12, 0.16, 0.85 * alpha)
         outline_shape(shape, cx, cy, radius, dp(1.2))
-        if number == self.last:
+        if number == self.last and alpha == 1.0:
             Color(1, 1, 1, 0.95)
             Line(circle=(cx, cy, size * 0.9), width=dp(2.2))
             Color(0.1, 0.12, 0.16, 0.9)

@@ -6,11 +6,15 @@ the table's answers and refusals, and the shared narrator's words. The rules sta
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
 from cinco.core.config import DEFAULT_NAMES
@@ -31,6 +35,7 @@ from .session import (
     turn_boundaries,
     unfinished_games,
 )
+from .board import BoardWidget
 from .widgets import CardButton, PlayerRow, SeatRow
 
 if TYPE_CHECKING:
@@ -41,8 +46,115 @@ def app() -> CincoApp:
     return App.get_running_app()  # type: ignore[no-any-return]
 
 
+#: How the built-in bots are offered; any other bot by its own name.
+BOT_LABELS = {"random": "Random bot", "greedy": "Greedy bot", "ismcts": "Monte Carlo bot"}
+
+
+def bot_label(name: str) -> str:
+    """A bot as a family reads it: "Greedy bot", not "Bot: greedy"."""
+    if name in BOT_LABELS:
+        return _(BOT_LABELS[name])
+    return _("{name} bot").format(name=name.replace("_", " ").replace("-", " ").capitalize())
+
+
 def cards_text(n: int) -> str:
     return _("1 card") if n == 1 else _("{n} cards").format(n=n)
+
+
+# -- layout -----------------------------------------------------------------------------------
+
+#: The smallest touch target (Android's and Apple's guidance: 48 dp).
+TOUCH = 48.0
+#: The board's useful width over its height, upright (turned: the inverse).
+BOARD_ASPECT = BoardWidget.ACROSS / BoardWidget.ALONG
+
+
+def board_box(
+    width: float, height: float, gap: float, portrait: bool, panel_need: float
+) -> tuple[float, float]:
+    """The board's box on a screen of *width* × *height*: as large as the space allows once
+    the panel has what it needs (*panel_need*: its height below the board in portrait; in
+    landscape the panel keeps a third of the width, at most 340 dp)."""
+    margin = dp(8)
+    if portrait:
+        w = width - 2 * gap
+        # Beyond this height a board as wide as the screen grows no more (turned a quarter).
+        useful = (w - margin) * BOARD_ASPECT + margin
+        h = min(useful, height - 3 * gap - panel_need)
+        return w, max(h, dp(120))
+    h = height - 2 * gap
+    useful = (h - margin) * BOARD_ASPECT + margin
+    # A phone on its side keeps 244 dp for the hand (four cards of 50 dp) and its buttons.
+    panel = max(min(dp(340), width * 0.36), dp(244) if height < dp(480) else dp(220))
+    w = min(useful, width - 3 * gap - panel)
+    return max(w, dp(120)), h
+
+
+class BoardScreen(Screen):  # type: ignore[misc]
+    """A screen with the board and a panel: board above in portrait, beside in landscape,
+    resized whenever the window is (a rotation included)."""
+
+    portrait = BooleanProperty(False)
+    #: A phone-sized window: tighter panel, Undo and Menu beside the status.
+    compact = BooleanProperty(False)
+    gap = NumericProperty(12)
+    board_size = ListProperty([400, 400])
+    player_cols = NumericProperty(1)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._relayout = Clock.create_trigger(self.relayout, -1)
+        self.bind(size=self._relayout)
+        Clock.schedule_once(self._bind_panel, 0)
+
+    def _bind_panel(self, _dt: float) -> None:
+        panel = self.ids.get("panel_content") or self.ids.get("panel")
+        if panel is not None:
+            panel.bind(minimum_height=self._relayout)
+        self._relayout()
+
+    def panel_need(self) -> float:
+        panel = self.ids.get("panel_content") or self.ids.get("panel")
+        return float(panel.minimum_height) if panel is not None else dp(300)
+
+    def relayout(self, *_args: Any) -> None:
+        width, height = float(self.width), float(self.height)
+        if width < 2 or height < 2:
+            return
+        self.portrait = height > width
+        # A phone, or a small tablet held upright: the board first, a tight panel below.
+        self.compact = min(width, height) < dp(480) or (self.portrait and height < dp(1000))
+        self.gap = dp(4) if self.compact else dp(12)
+        need = self.panel_need()
+        self.board_size = list(board_box(width, height, self.gap, self.portrait, need))
+        panel_width = width - 2 * self.gap if self.portrait else width - 3 * self.gap - self.board_size[0]
+        self.player_cols = 2 if panel_width >= dp(300) else 1
+        self.after_relayout(panel_width)
+
+    def after_relayout(self, panel_width: float) -> None:
+        """What a screen sizes from the panel's width."""
+
+
+def card_size(
+    width: float, cards: int, compact: bool, height: float = 640.0
+) -> tuple[float, float]:
+    """Each card's size so that the whole hand of *cards* fits a panel *width* wide: in one
+    row if the cards stay at least 48 dp wide (a touch target), else in rows."""
+    spacing = dp(8)
+    cards = max(cards, 4)
+    widest = dp(78) if compact else dp(86)
+    least = dp(48)
+    per_row = cards
+    w = (width - (per_row - 1) * spacing) / per_row
+    while w < least and per_row > 1:
+        per_row -= 1
+        w = (width - (per_row - 1) * spacing) / per_row
+    w = min(w, widest)
+    h = w * 1.35 + dp(14)
+    if compact:
+        # Low cards on a phone (the board needs the height), taller on a small tablet.
+        h = min(h, max(dp(66), min(height * 0.1, dp(110))))
+    return w, h
 
 
 # -- start ------------------------------------------------------------------------------------
@@ -53,6 +165,19 @@ class StartScreen(Screen):  # type: ignore[misc]
 
     can_continue = BooleanProperty(False)
     continue_text = StringProperty("")
+    portrait = BooleanProperty(False)
+
+    def on_portrait(self, _screen: Any, portrait: bool) -> None:
+        """Start game stays on screen: below the seats in landscape, at the foot of the
+        screen (outside the scrolling set-up) in portrait."""
+        if "start_footer" not in self.ids:
+            return  # still being built; setup() places it
+        button, footer, seats = self.ids.start_button, self.ids.start_footer, self.ids.seats_panel
+        target = footer if portrait else seats
+        if button.parent is not target:
+            button.parent.remove_widget(button)
+            index = 0 if portrait else len(seats.children) - 3  # below the problem line
+            target.add_widget(button, index=index)
 
     def setup(self, registry: Registry, options: PlayOptions) -> None:
         from kivy.factory import Factory
@@ -90,9 +215,10 @@ class StartScreen(Screen):  # type: ignore[misc]
             self.bots = {seat: (DEFAULT_BOT, None) for seat in range(1, 6)}
         self.names = dict(options.names)
         self.set_players(self.players)
+        self.on_portrait(self, self.portrait)
 
     def kind_labels(self) -> list[str]:
-        return [_("Person")] + [_("Bot: {name}").format(name=name) for name in self.bot_names]
+        return [_("Person")] + [bot_label(name) for name in self.bot_names]
 
     def set_players(self, players: int) -> None:
         from kivy.factory import Factory
@@ -225,8 +351,13 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
     subtitle = StringProperty("")
     last_move = StringProperty("")
     team = NumericProperty(0)
+    #: Seconds after the screen appears during which no tap reveals (a finger still on the
+    #: glass from the last move lifts without showing the next hand).
+    GUARD = 0.6
+    shown_at = 0.0
 
     def show(self, session: TableSession) -> None:
+        self.shown_at = time.monotonic()
         seat = session.to_move
         name = session.config.seats[seat].name
         self.title = _("Pass the tablet to {name}").format(name=name)
@@ -235,18 +366,43 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
         log = session.log(limit=1, viewer=SPECTATOR)
         self.last_move = _("Last move: {move}").format(move=log[-1]) if log else ""
 
+    @property
+    def ready(self) -> bool:
+        """Whether a tap now would reveal (the guard time is over)."""
+        return time.monotonic() - self.shown_at >= self.GUARD
+
+    def showing(self) -> bool:
+        return self.manager is not None and self.manager.current == self.name
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.showing():
+            return False
+        # Only a touch that begins here, after the guard time, may reveal on its lift.
+        if self.ready and self.collide_point(*touch.pos):
+            touch.ud[self.uid] = True
+        return True
+
     def on_touch_up(self, touch: Any) -> bool:
-        if self.manager is not None and self.manager.current == self.name:
+        if not self.showing():
+            return False
+        if touch.ud.get(self.uid) and self.collide_point(*touch.pos):
             app().reveal()
-            return True
-        return False
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return self.showing()
 
 
 # -- playing ----------------------------------------------------------------------------------
 
 
-class GameScreen(Screen):  # type: ignore[misc]
+class GameScreen(BoardScreen):
     """The table: board, players, the hand of whoever may see it, actions and the move log."""
+
+    card_width = NumericProperty(80)
+    card_height = NumericProperty(120)
+    #: "Place 33 on 53" while a tapped space waits for its confirmation.
+    confirm_text = StringProperty("")
 
     status = StringProperty("")
     piles = StringProperty("")
@@ -259,8 +415,37 @@ class GameScreen(Screen):  # type: ignore[misc]
     can_undo = BooleanProperty(False)
     undo_text = StringProperty("")
 
+    def on_compact(self, _screen: Any, _compact: bool) -> None:
+        app().rerender()  # the panel's words are shorter on a phone
+
+    def panel_need(self) -> float:
+        """The panel's height below the board in portrait: what must show (status, players,
+        hand, actions, reasons), Undo and Menu, and a little of the move log on a tablet."""
+        need = float(self.ids.panel.minimum_height)
+        if self.compact:
+            return need + 2 * dp(6) + dp(4)
+        return need + 2 * dp(12) + 3 * dp(8) + dp(48) + dp(22) + dp(72)
+
+    def after_relayout(self, panel_width: float) -> None:
+        ids = self.ids
+        inner = panel_width - 2 * (dp(6) if self.compact else dp(12))
+        self.card_width, self.card_height = card_size(
+            inner, len(ids.hand.children), self.compact, float(self.height)
+        )
+        # Phone-sized: Undo and Menu beside the status line, not in a row of their own.
+        row = ids.top_row if self.compact else ids.bottom_row
+        for button in (ids.undo_button, ids.menu_button):
+            if button.parent is not row:
+                button.parent.remove_widget(button)
+                row.add_widget(button)
+
     def render(
-        self, session: TableSession, selected: int | None, thinking: bool, message: str = ""
+        self,
+        session: TableSession,
+        selected: int | None,
+        thinking: bool,
+        message: str = "",
+        pending: int | None = None,
     ) -> None:
         view = session.view()
         viewer = session.viewer()
@@ -270,6 +455,13 @@ class GameScreen(Screen):  # type: ignore[misc]
         board = self.ids.board
         board.board = list(view.board)
         board.legal = list(legal.spaces_for(selected)) if mine and selected else []
+        board.preview = pending if mine and pending else 0
+        board.preview_team = config.team_of(session.to_move)
+        self.confirm_text = (
+            _("Place {card} on {space}").format(card=selected, space=pending)
+            if mine and pending and selected is not None
+            else ""
+        )
         board.line = list(view.result.line or ()) if view.result else []
         if view.last_play is not None and view.last_play.space is not None:
             board.last = view.last_play.space
@@ -286,6 +478,10 @@ class GameScreen(Screen):  # type: ignore[misc]
             self.status = _("Game over")
         elif thinking or session.bot_to_move:
             self.status = _("{name} is thinking…").format(name=name)
+        elif pending and mine:
+            self.status = _("Tap {space} again to place your {card}").format(
+                space=pending, card=selected
+            )
         elif selected is not None and mine:
             self.status = (
                 _("Tap a lit space for your {card}").format(card=selected)
@@ -309,7 +505,7 @@ class GameScreen(Screen):  # type: ignore[misc]
         if not mine:
             return ""
         lines = []
-        if selected is None:
+        if selected is None and not self.compact:
             lines.append(_("Tap a card to see where it may go."))
         for label, refusal in (
             (_("Draw"), session.draw_refusal()),
@@ -332,10 +528,15 @@ class GameScreen(Screen):  # type: ignore[misc]
             row.name = spec.name
             team = config.team_of(seat)
             tokens = view.tokens[team]
-            row.detail = _("{cards} · {tokens} on board").format(
-                cards=cards_text(view.hand_size(seat)), tokens=tokens
+            row.detail = (
+                cards_text(view.hand_size(seat))  # a phone: the tokens are on the board
+                if self.compact
+                else _("{cards} · {tokens} on board").format(
+                    cards=cards_text(view.hand_size(seat)), tokens=tokens
+                )
             )
             row.active = not session.is_over and seat == session.to_move
+            row.compact = self.compact
 
     def render_hand(
         self, session: TableSession, view: GameState, viewer: Any, selected: int | None, mine: bool
@@ -359,6 +560,7 @@ class GameScreen(Screen):  # type: ignore[misc]
             )
             button.bind(on_release=lambda _b, card=card: app().select_card(card))
             box.add_widget(button)
+        self._relayout()
 
     def clear_hand(self) -> None:
         self.ids.hand.clear_widgets()
@@ -367,6 +569,19 @@ class GameScreen(Screen):  # type: ignore[misc]
     def space_tapped(self, space: int) -> None:
         app().tap_space(space)
 
+    def on_touch_up(self, touch: Any) -> bool:
+        """A lift anywhere but the previewed space or Confirm cancels the preview."""
+        before = app().pending
+        handled = super().on_touch_up(touch)
+        if before is not None and app().pending == before:
+            board, confirm = self.ids.board, self.ids.confirm_button
+            on_board = board.collide_point(*touch.pos) and (
+                board.space_at_point(*touch.pos) == before
+            )
+            if not on_board and not confirm.collide_point(*touch.pos):
+                app().cancel_preview()
+        return bool(handled)
+
     def card_button(self, card: int) -> CardButton | None:
         for child in self.ids.hand.children:
             if isinstance(child, CardButton) and child.number == card:
@@ -374,7 +589,7 @@ class GameScreen(Screen):  # type: ignore[misc]
         return None
 
 
-class GameOverScreen(Screen):  # type: ignore[misc]
+class GameOverScreen(BoardScreen):
     """The result, the final board with the winning line, and what to do next."""
 
     result = StringProperty("")
@@ -401,6 +616,10 @@ class GameOverScreen(Screen):  # type: ignore[misc]
         self.undo_text = undo_label(session, session.viewer())
 
 
+class LeavePopup(Popup):  # type: ignore[misc]
+    """Back during a game: leave it for the start screen? (It stays saved.)"""
+
+
 def undo_label(session: TableSession, viewer: Any) -> str:
     """ "Undo", or whose move it takes back when that is not the person looking."""
     seat = session.undo_seat()
@@ -412,7 +631,7 @@ def undo_label(session: TableSession, viewer: Any) -> str:
 # -- replay -----------------------------------------------------------------------------------
 
 
-class ReplayScreen(Screen):  # type: ignore[misc]
+class ReplayScreen(BoardScreen):
     """Step through a saved game, turn by turn, as the referee saw it: one from the autosave
     folder, or any record file chosen with "Open file…"."""
 

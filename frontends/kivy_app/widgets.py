@@ -19,6 +19,7 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
 
 from . import theme
@@ -61,6 +62,26 @@ class CardButton(ButtonBehavior, Widget):  # type: ignore[misc]
         Animation(lift=1.0 if value else 0.0, duration=0.15, t="out_quad").start(self)
 
 
+class HandLayout(StackLayout):  # type: ignore[misc]
+    """The cards of a hand, each :attr:`card_width` × :attr:`card_height`, in rows that wrap
+    when the panel is narrow (the screen sets the sizes so that the whole hand shows)."""
+
+    card_width = NumericProperty(80)
+    card_height = NumericProperty(120)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(card_width=self._resize, card_height=self._resize)
+
+    def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
+        widget.size = (self.card_width, self.card_height)
+        super().add_widget(widget, *args, **kwargs)
+
+    def _resize(self, *_args: Any) -> None:
+        for child in self.children:
+            child.size = (self.card_width, self.card_height)
+
+
 class SeatRow(BoxLayout):  # type: ignore[misc]
     """One seat on the start screen: name, person or bot, bot level."""
 
@@ -78,6 +99,8 @@ class PlayerRow(BoxLayout):  # type: ignore[misc]
     name = StringProperty("")
     detail = StringProperty("")
     active = BooleanProperty(False)
+    #: A phone: one short line.
+    compact = BooleanProperty(False)
 
 
 class Thinking(Widget):  # type: ignore[misc]

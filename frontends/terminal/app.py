@@ -25,7 +25,7 @@ from cinco.core.registry import Registry, default_registry
 from cinco.core.saves import new_record_path
 from cinco.core.table import SeatHandle, Table, TableStatus
 from cinco.frontends.narration import Narrator, describe_result
-from cinco.frontends.options import PlayOptions
+from cinco.frontends.options import PlayOptions, clean_name
 from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.help import help_text
 from cinco.frontends.terminal.hint import hint
@@ -34,6 +34,10 @@ from cinco.frontends.terminal.setup import ask_setup
 from cinco.frontends.terminal.table import Style, TableView, render
 
 logger = logging.getLogger("cinco")
+
+#: Plain text: empty lines printed before a hot-seat pass screen, to push the last player's
+#: hand out of sight (a plain terminal cannot be cleared).
+PLAIN_PASS_LINES = 60
 
 
 def play(options: PlayOptions) -> None:
@@ -348,7 +352,7 @@ class TerminalGame:
     # -- bots --------------------------------------------------------------------------------
 
     def bot_turn(self, seat: int) -> None:
-        name = self.config.seats[seat].name
+        name = clean_name(self.config.seats[seat].name)
         started = time.monotonic()
         if self.screen.interactive:
             self.draw(self.owner)
@@ -365,26 +369,40 @@ class TerminalGame:
     # -- people ------------------------------------------------------------------------------
 
     def pass_to(self, seat: int) -> None:
-        """Hot-seat: hide the last player's hand and wait for the next player."""
-        name = self.config.seats[seat].name
+        """Hot-seat: hide the last player's hand and wait for the next player, who must answer
+        ``y`` (not just Enter: a second Enter, or a key typed while the bots moved, must not
+        show them the hand). ``q`` saves and quits."""
+        name = clean_name(self.config.seats[seat].name)
         self.screen.clear(private=True)
-        text = _("Pass to {name} — press Enter").format(name=name)
+        if not self.screen.interactive:
+            # Plain text (TERM=dumb, a pipe) cannot be cleared: push the last player's hand
+            # and new cards out of sight before the device changes hands.
+            self.screen.blank(PLAIN_PASS_LINES)
+        text = _("Pass to {name}").format(name=name)
+        note = _("(only {name} should look at the screen now)").format(name=name)
         if self.screen.interactive:
             from rich.align import Align
             from rich.panel import Panel
             from rich.text import Text
 
             body = Text(text, style="bold" if self.screen.color else "", justify="center")
-            body.append(
-                "\n" + _("(only {name} should look at the screen now)").format(name=name),
-                style="dim" if self.screen.color else "",
-            )
+            body.append("\n" + note, style="dim" if self.screen.color else "")
             self.screen.show("\n" * max(0, self.screen.height // 2 - 3))
             self.screen.show(Align.center(Panel(body, expand=False, padding=(1, 4))))
         else:
             self.screen.say("=" * 40)
             self.screen.say(text)
-        self.screen.ask("")
+            self.screen.say(note)
+            self.screen.say("=" * 40)
+        question = _("{name}, type y and press Enter to see your hand (q saves and quits): ")
+        while True:
+            self.screen.flush_input()
+            answer = self.screen.ask(question.format(name=name)).strip().lower()
+            if answer in ("q", "quit", "exit", "save"):
+                raise QuitGame
+            if answer in ("y", "yes"):
+                break
+            self.screen.say(_("Type y (or q), then Enter."))
         self.screen.clear(private=True)
 
     def human_turn(self, seat: int) -> None:
@@ -406,6 +424,10 @@ class TerminalGame:
                 )
             elif message:
                 self.screen.say(message, "bold yellow")
+            if first:
+                # Keys typed while the bots moved are not a move: the player has not seen
+                # the bots' answer yet.
+                self.screen.flush_input()
             first = False
             intent = parsing.parse(self.screen.ask(_("{name}, your move: ").format(name=name)))
             message, highlight = "", ()

@@ -10,8 +10,8 @@ Play(card=34, space=36)
 (Draw(), Exchange(), Help(), Empty())
 >>> parse("34?"), parse("? 34")
 (Show(card=34), Show(card=34))
->>> parse("fish")
-Unknown(text='fish')
+>>> parse("fish"), parse("²"), parse("9" * 5000) == Unknown("9" * 5000)
+(Unknown(text='fish'), Unknown(text='²'), True)
 """
 
 from __future__ import annotations
@@ -87,7 +87,12 @@ WORDS: dict[str, Intent] = {
 }
 
 # "34", "34 36", "34 on 36", "34>36", "34->36", "34,36", "34-36", "play 34 36", "34 to 36"
-_PLAY = re.compile(r"^(?:p(?:lay)?\s*)?(\d+)(?:\s*(?:\s|,|>|->|-|:|/|\bon\b|\bto\b|@)\s*(\d+))?$")
+# Numbers are ASCII digits, at most three of them (cards and spaces are 1 to 90): ``²`` or a
+# number of 5,000 digits is not a move, and never reaches ``int``.
+_PLAY = re.compile(
+    r"^(?:p(?:lay)?\s*)?([0-9]{1,3})(?:\s*(?:\s|,|>|->|-|:|/|\bon\b|\bto\b|@)\s*([0-9]{1,3}))?$",
+    re.ASCII,
+)
 
 
 def parse(text: str) -> Intent:
@@ -97,7 +102,7 @@ def parse(text: str) -> Intent:
         return Empty()
     if cleaned in WORDS:
         return WORDS[cleaned]
-    show = re.fullmatch(r"(?:\?\s*(\d+)|(\d+)\s*\?)", cleaned)
+    show = re.fullmatch(r"(?:\?\s*([0-9]{1,3})|([0-9]{1,3})\s*\?)", cleaned, re.ASCII)
     if show:
         return Show(int(show.group(1) or show.group(2)))
     match = _PLAY.match(cleaned)
@@ -114,10 +119,12 @@ def parse_space(text: str) -> int | str | None:
 
     >>> parse_space(" 40 "), parse_space(""), parse_space("c"), parse_space("forty")
     (40, None, None, 'forty')
+    >>> parse_space("²"), parse_space("4" * 5000) == "4" * 5000
+    ('²', True)
     """
     cleaned = text.strip().lower()
     if cleaned in ("", "c", "cancel", "q", "n", "no"):
         return None
-    if cleaned.isdigit():
+    if re.fullmatch(r"[0-9]{1,3}", cleaned, re.ASCII):
         return int(cleaned)
     return text.strip()

@@ -12,6 +12,7 @@ final board, the result and every move in words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from cinco.core.events import REFEREE, Event, GameStarted
@@ -107,7 +108,8 @@ class Replayer:
                 return
             else:
                 number = answer.removeprefix("g").strip()
-                if number.isdigit() and 0 <= int(number) <= self.moves:
+                # ASCII digits only, and few of them: ``²`` or 5,000 digits never reach int().
+                if re.fullmatch(r"[0-9]{1,6}", number, re.ASCII) and int(number) <= self.moves:
                     step = int(number)
                 else:
                     message = _("Type n, p, f, l, q or a move number from 0 to {n}.").format(

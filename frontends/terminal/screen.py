@@ -3,20 +3,73 @@
 Plain text (no colour, no styles, no clearing) is used when ``NO_COLOR`` is set or the output
 is not a terminal; the marks on the board then carry what colour would (see
 :mod:`cinco.frontends.board_view`).
+
+Everything printed passes through :class:`CleanHook`: the text of what is drawn (players'
+names, a record's or a plugin's notices, bots' names) loses its control characters, so that
+none of it can move the cursor, set the window title or draw a fake line. Only the screen's
+own escape codes (colours, clearing) reach the terminal.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rich.console import Console, RenderableType
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    RenderableType,
+    RenderHook,
+    RenderResult,
+)
+from rich.segment import Segment
 from rich.text import Text
+
+from cinco.frontends.options import clean_text
 
 
 class QuitGame(Exception):
     """The player asked to stop (``q``, or the input ended): save and leave."""
+
+
+class _Cleaned:
+    """A renderable whose text segments are stripped of control characters (the style and
+    control segments the console makes itself are kept)."""
+
+    def __init__(self, inner: ConsoleRenderable) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.inner, options):
+            if segment.control:
+                yield segment
+            else:
+                yield Segment(clean_text(segment.text, lines=True), segment.style)
+
+
+class CleanHook(RenderHook):
+    """Strips control characters from every text the console prints."""
+
+    def process_renderables(
+        self, renderables: Sequence[ConsoleRenderable] | Iterable[ConsoleRenderable]
+    ) -> list[ConsoleRenderable]:
+        return [_Cleaned(renderable) for renderable in renderables]
+
+
+def flush_typeahead() -> None:
+    """Forget keys typed before the prompt (while bots moved, or a second Enter), so that they
+    cannot answer a question asked afterwards. Only a terminal has such keys to forget."""
+    try:
+        if not sys.stdin.isatty():
+            return
+        import termios
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError, AttributeError):  # not a POSIX terminal
+        return
 
 
 class Screen:
@@ -24,6 +77,7 @@ class Screen:
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console(highlight=False, markup=False, emoji=False)
+        self.console.push_render_hook(CleanHook())
         #: A real terminal: the screen can be cleared and redrawn.
         self.interactive = self.console.is_terminal and not self.console.is_dumb_terminal
         self.color = (
@@ -59,6 +113,15 @@ class Screen:
         # soft_wrap: a long line (a file path) is left for the terminal to wrap, so that it
         # can be copied whole.
         self.console.print(Text(text, style=style if self.color else ""), soft_wrap=True)
+
+    def flush_input(self) -> None:
+        """Forget type-ahead (see :func:`flush_typeahead`)."""
+        flush_typeahead()
+
+    def blank(self, lines: int) -> None:
+        """Plain text: push what is on screen out of sight with *lines* empty lines."""
+        self.console.file.write("\n" * lines)
+        self.console.file.flush()
 
     def ask(self, prompt: str) -> str:
         """One line of input. The end of input counts as quitting (the game is saved)."""

@@ -5,6 +5,7 @@ Enter at the first question starts the quick game: one person against the greedy
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -12,8 +13,8 @@ from cinco.core.config import DEFAULT_NAMES
 from cinco.core.i18n import _
 from cinco.core.registry import Registry
 from cinco.frontends.board_view import TEAM_NAMES, team_symbol
-from cinco.frontends.options import DEFAULT_BOT, PlayOptions
-from cinco.frontends.terminal.screen import Screen
+from cinco.frontends.options import DEFAULT_BOT, PlayOptions, clean_name
+from cinco.frontends.terminal.screen import QuitGame, Screen
 
 
 def _choice(screen: Screen, question: str, choices: tuple[str, ...], default: str) -> str:
@@ -45,13 +46,21 @@ def _yes(screen: Screen, question: str) -> bool:
 def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayOptions:
     """Ask who plays. Returns *options* completed with the answers."""
     screen.say(_("Cinco: make five in a row on a board of 90 numbered spaces."), "bold")
-    answer = (
-        screen.ask(_("Press Enter to play against the computer, or s to set up a table: "))
-        .strip()
-        .lower()
-    )
-    if answer not in ("s", "set", "setup", "set up"):
-        return options
+    while True:
+        answer = (
+            screen.ask(
+                _("Press Enter to play against the computer, s to set up a table, q to quit: ")
+            )
+            .strip()
+            .lower()
+        )
+        if answer == "":
+            return options
+        if answer in ("q", "quit", "exit"):
+            raise QuitGame
+        if answer in ("s", "set", "setup", "set up"):
+            break
+        screen.say(_("Please press Enter, or type s or q."))
     # What the installed layouts allow (a plugin may add more), not a list of our own.
     counts = tuple(str(n) for n in registry.player_counts())
     default_count = "2" if "2" in counts else counts[0]
@@ -80,6 +89,7 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
     bot_names = ", ".join(sorted(bots))
     chosen_bots: dict[int, tuple[str, str | None]] = {}
     names: dict[int, str] = {}
+    typo: dict[int, str] = {}
     screen.say(
         _(
             "Seats take turns in order; seat 1 is you. For each seat type a person's "
@@ -101,6 +111,9 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
                 ).strip()
                 or default
             )
+            answer = clean_name(answer)
+            if not answer:
+                continue
             bot, _sep, level = answer.lower().partition(":")
             if bot in bots:
                 levels = bots[bot].levels
@@ -113,7 +126,19 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
                     continue
                 chosen_bots[seat] = (bot, level or None)
             else:
-                names[seat] = answer[:20]
+                close = difflib.get_close_matches(bot, list(bots), n=1, cutoff=0.6)
+                if close and answer != typo.get(seat):
+                    # "gredy": most likely a bot's name mistyped, not a person. Typed again,
+                    # it is a person's name.
+                    typo[seat] = answer
+                    screen.say(
+                        _(
+                            "{answer} is not a bot (bots: {bots}). Type a bot's name, or "
+                            "{answer} again to seat a person of that name."
+                        ).format(answer=answer, bots=bot_names)
+                    )
+                    continue
+                names[seat] = answer
             break
     variants: tuple[str, ...] = ()
     if "joker" in registry.variants() and _yes(

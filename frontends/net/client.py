@@ -1,0 +1,269 @@
+"""The client's side of networked play: the lobby over HTTP, and one seat's (or a spectator's)
+WebSocket, with the client's own fold of what the server sent.
+
+The client never changes its view by itself: it folds the events the server sends (the server
+is authoritative) and acts only on a prompt. If the connection drops, it connects again with
+backoff and subscribes with ``after=SEQ``: nothing is missed or repeated.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
+from websockets.sync.client import ClientConnection, connect
+
+from cinco.core.errors import CincoError
+from cinco.core.events import GameEnded, GameStarted, TurnEnded, Undone
+from cinco.core.protocol import (
+    Accepted,
+    Envelope,
+    Hinted,
+    Message,
+    Prompt,
+    Refused,
+    Subscribe,
+    message_from_dict,
+)
+from cinco.core.rules import LegalActions
+from cinco.core.state import GameState, evolve, start, undo
+
+#: Seconds to wait between attempts to connect again (then the last one, until it gives up).
+BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0)
+RECONNECT_FOR = 60.0
+
+
+class NetError(CincoError):
+    """The server said no, or could not be reached."""
+
+
+# -- the lobby --------------------------------------------------------------------------------
+
+
+class Lobby:
+    """The server's HTTP API at *base* (``http://host:8765``)."""
+
+    def __init__(self, base: str, *, timeout: float = 15.0) -> None:
+        if "://" not in base:
+            base = "http://" + base
+        self.base = base.rstrip("/")
+        self.timeout = timeout
+
+    def _call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
+    ) -> bytes:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                raw: bytes = response.read()
+                return raw
+        except urllib.error.HTTPError as exc:
+            try:
+                text = json.loads(exc.read()).get("message", exc.reason)
+            except ValueError:
+                text = exc.reason
+            raise NetError(f"{self.base}: {text} ({exc.code})") from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise NetError(f"{self.base}: cannot reach the server ({exc})") from None
+
+    def _json(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        data = json.loads(self._call(*args, **kwargs))
+        if not isinstance(data, dict):
+            raise NetError(f"{self.base}: not an answer this Cinco understands")
+        return data
+
+    def create(self, settings: dict[str, Any]) -> dict[str, Any]:
+        return self._json("POST", "/api/tables", settings)
+
+    def tables(self) -> list[dict[str, Any]]:
+        tables = self._json("GET", "/api/tables").get("tables", [])
+        return list(tables) if isinstance(tables, list) else []
+
+    def join(self, code: str, name: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": code}
+        if name:
+            body["name"] = name
+        return self._json("POST", "/api/join", body)
+
+    def leave(self, table: str, token: str) -> dict[str, Any]:
+        return self._json("POST", f"/api/tables/{table}/leave", {}, token=token)
+
+    def record(self, table: str, owner: str | None = None) -> str:
+        return self._call("GET", f"/api/tables/{table}/record", token=owner).decode("utf-8")
+
+    def ws_url(self, path: str) -> str:
+        parts = urlsplit(self.base)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        return urlunsplit((scheme, parts.netloc, parts.path + path, "", ""))
+
+
+# -- the client's fold ------------------------------------------------------------------------
+
+
+class RemoteView:
+    """What one viewer knows: the events the server sent (folded) and its last prompt."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.log: list[Envelope] = []
+        self.state: GameState | None = None
+        self.prompt: Prompt | None = None
+
+    @property
+    def seq(self) -> int:
+        return self.log[-1].seq if self.log else -1
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.state.is_over
+
+    def take(self, message: Message) -> bool:
+        """Fold *message*; returns whether it was new."""
+        if isinstance(message, Envelope):
+            if message.seq != self.seq + 1:
+                return False  # a repeat (or a gap, which a resubscription fills)
+            self.log.append(message)
+            event = message.event
+            if self.state is None:
+                assert isinstance(event, GameStarted)
+                self.state = start(event)
+            elif type(event) is Undone:
+                assert isinstance(event, Undone)
+                self.state = undo([e.event for e in self.log[:-1]], event)
+            else:
+                self.state = evolve(self.state, event)
+            if type(event) in (TurnEnded, GameEnded, Undone):
+                self.prompt = None
+            return True
+        if isinstance(message, Prompt):
+            self.prompt = message
+            return True
+        return False
+
+    def legal(self) -> LegalActions | None:
+        """This seat's legal actions if it is its turn now (after the last event)."""
+        prompt, state = self.prompt, self.state
+        if prompt is None or state is None or state.is_over or prompt.seq != self.seq:
+            return None
+        if state.current_seat != self.seat:
+            return None
+        return prompt.legal
+
+
+# -- one connection -----------------------------------------------------------------------------
+
+
+class Session:
+    """A seat's (token) or a spectator's (watch code) connection to one table."""
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        *,
+        table: str | None = None,
+        token: str | None = None,
+        watch: str | None = None,
+        seat: int | None = None,
+    ) -> None:
+        if (token is None) == (watch is None):
+            raise ValueError("a session needs a seat token or a watch code")
+        self.lobby = lobby
+        self.table = table
+        self.token = token
+        self.secret = token if token is not None else watch
+        self.path = f"/ws/tables/{table}" if token is not None else "/ws/watch"
+        self.view = RemoteView(seat)
+        self.listeners: list[Callable[[Message], None]] = []
+        self._ws: ClientConnection | None = None
+
+    # -- connecting ---------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Connect and subscribe after the last event this client has."""
+        ws = connect(
+            self.lobby.ws_url(self.path),
+            additional_headers={"Authorization": f"Bearer {self.secret}"},
+            open_timeout=10,
+            max_size=4 * 1024 * 1024,
+        )
+        self._ws = ws
+        ws.send(json.dumps(Subscribe(self.view.seq).to_dict()))
+
+    def connect(self) -> None:
+        """:meth:`open`, trying again with backoff for a while."""
+        deadline = time.monotonic() + RECONNECT_FOR
+        attempt = 0
+        while True:
+            try:
+                self.open()
+                return
+            except InvalidStatus as exc:
+                raise NetError(f"the server refused the connection ({exc})") from None
+            except (OSError, WebSocketException, TimeoutError) as exc:
+                if time.monotonic() > deadline:
+                    raise NetError(f"cannot reach the server ({exc})") from None
+                time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                attempt += 1
+
+    def close(self) -> None:
+        if self._ws is not None:
+            self._ws.close()
+            self._ws = None
+
+    # -- messages -----------------------------------------------------------------------------
+
+    def receive(self, timeout: float | None = None) -> Message | None:
+        """The next message from the server (folded into :attr:`view`), or ``None`` if none
+        came in *timeout* seconds. A dropped connection is made again."""
+        while True:
+            if self._ws is None:
+                self.connect()
+            assert self._ws is not None
+            try:
+                text = self._ws.recv(timeout=timeout)
+            except TimeoutError:
+                return None
+            except ConnectionClosed as exc:
+                self._ws = None
+                if exc.rcvd is not None and exc.rcvd.code == 4010:
+                    raise NetError("this seat was given up (left)") from None
+                if exc.rcvd is not None and exc.rcvd.code == 4009:
+                    raise NetError("this seat was taken over by another connection") from None
+                continue
+            message = message_from_dict(json.loads(text))
+            self.view.take(message)
+            for listener in list(self.listeners):
+                listener(message)
+            return message
+
+    def request(self, message: Message, timeout: float = 60.0) -> Accepted | Refused | Hinted:
+        """Send a request and wait for its answer (events and prompts are folded meanwhile).
+        If the connection drops first, the answer is ``Refused("connection_lost")``: the
+        stream, resumed, shows whether it was carried out."""
+        if self._ws is None:
+            self.connect()
+        assert self._ws is not None
+        try:
+            self._ws.send(json.dumps(message.to_dict()))
+        except ConnectionClosed:
+            self._ws = None
+            return Refused("connection_lost")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ws = self._ws
+            answer = self.receive(timeout=max(0.01, deadline - time.monotonic()))
+            if ws is not self._ws:
+                return Refused("connection_lost")
+            if isinstance(answer, Accepted | Refused | Hinted):
+                return answer
+        return Refused("timeout")

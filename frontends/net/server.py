@@ -1,0 +1,792 @@
+"""``cinco serve``: one process holding many tables, as an ASGI app (Starlette).
+
+Each table is a :class:`cinco.core.table.Table` whose events go to the SQLite store
+(:mod:`cinco.frontends.net.store`) before anyone is sent them. The server holds one seat handle
+per person's seat and one spectator's handle per table; every WebSocket gets its viewer's
+handle's stream, as the seat protocol's JSON (:mod:`cinco.core.protocol`), nothing else.
+
+HTTP (the lobby), all JSON:
+
+* ``GET /api/tables``: the tables that have a free seat (no codes);
+* ``POST /api/tables``: create one: ``{"players": 2, "layout": null, "variants": [],
+  "bots": {"2": "greedy:hard"}, "undo": true}`` (seats numbered from 1) →
+  ``{"table", "code", "watch", "owner", "seats"}``;
+* ``POST /api/join``: ``{"code": INVITE, "name": "Ann"}`` → ``{"table", "seat", "token"}``;
+* ``POST /api/tables/{id}/leave`` (``Authorization: Bearer SEAT_TOKEN``): the token is revoked
+  and the seat is free again;
+* ``GET /api/tables/{id}/record``: the referee's record (JSON Lines), once the game is over, or
+  before for ``Authorization: Bearer OWNER_TOKEN``.
+
+WebSockets: ``/ws/tables/{id}`` with ``Authorization: Bearer SEAT_TOKEN`` plays that seat;
+``/ws/watch`` with ``Authorization: Bearer WATCH_CODE`` watches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cinco.core.config import Seat
+from cinco.core.errors import CincoError, EventError
+from cinco.core.events import SPECTATOR, GameEnded, Viewer, event_from_dict
+from cinco.core.protocol import (
+    Accepted,
+    Check,
+    Envelope,
+    Hint,
+    Message,
+    Prompt,
+    Refused,
+    Submit,
+    Subscribe,
+    Undo,
+    message_from_dict,
+)
+from cinco.core.record import dumps, header
+from cinco.core.registry import Registry, default_registry
+from cinco.core.table import SeatHandle, Table
+
+from .store import SeatRow, SqliteSink, Store, TableRow, digest
+
+logger = logging.getLogger("cinco.server")
+
+#: The largest message a client may send (bytes of JSON); a bigger one closes the connection.
+MAX_MESSAGE = 16 * 1024
+#: Frames waiting for one client; a client that lets more pile up is dropped (it reconnects
+#: and resumes with ``after=SEQ``): a slow client never holds up the table.
+QUEUE_LIMIT = 1024
+#: Requests per second a connection may send (a token bucket of RATE_BURST).
+RATE = 10.0
+RATE_BURST = 30.0
+#: The alphabet of invite and watch codes: no 0/O, 1/I/L.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+#: WebSocket close codes (4000-4999 are the application's).
+CLOSE_TOO_SLOW = 4008
+CLOSE_REPLACED = 4009
+CLOSE_LEFT = 4010
+CLOSE_TOO_MANY = 4029
+CLOSE_TOO_BIG = 1009
+
+
+def new_code() -> str:
+    """An invite or watch code people can read out: 12 letters (about 60 bits)."""
+    letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(12))
+    return "-".join(letters[i : i + 4] for i in range(0, 12, 4))
+
+
+def normal_code(code: str) -> str:
+    return code.strip().upper().replace(" ", "")
+
+
+def bearer(headers: Any) -> str | None:
+    value = headers.get("authorization")
+    if not isinstance(value, str):
+        return None
+    scheme, _sep, credential = value.partition(" ")
+    if scheme.lower() != "bearer" or not credential.strip():
+        return None
+    return credential.strip()
+
+
+def frame(message: Message) -> str:
+    return json.dumps(message.to_dict(), separators=(",", ":"))
+
+
+class LobbyError(Exception):
+    def __init__(self, status: int, code: str, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+        self.code = code
+        self.text = text
+
+
+# -- one client's connection -------------------------------------------------------------------
+
+
+class Client:
+    """One WebSocket: a viewer (a seat number, or ``None`` for a spectator), a bounded queue of
+    frames and the task that sends them."""
+
+    def __init__(self, websocket: WebSocket, viewer: Viewer) -> None:
+        self.websocket = websocket
+        self.viewer = viewer
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
+        #: The last event number sent (the client subscribed after it).
+        self.sent = -1
+        self.subscribed = False
+        self.prompted = -2
+        self.closed = False
+        self.close_code = 1000
+        self.tokens = RATE_BURST
+        self.stamp = time.monotonic()
+
+    def deliver(self, message: Message) -> None:
+        """Queue *message* for the client (an event it has had already is skipped)."""
+        if self.closed or not self.subscribed:
+            return
+        if isinstance(message, Envelope):
+            if message.seq <= self.sent:
+                return
+            self.sent = message.seq
+        elif isinstance(message, Prompt):
+            if message.seq <= self.prompted or message.seq < self.sent:
+                return
+            self.prompted = message.seq
+        self.push(frame(message))
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            logger.info("dropping a slow client (viewer %r)", self.viewer)
+            self.close(CLOSE_TOO_SLOW)
+
+    def close(self, code: int = 1000) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = code
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        if self.queue.full():  # make room for the end mark: the client is gone anyway
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def allow(self) -> bool:
+        """The rate limit: one token per request, RATE tokens a second."""
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def send_loop(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.websocket.send_text(text)
+            await self.websocket.close(self.close_code)
+        except Exception:  # the client went away: nothing more to send
+            self.closed = True
+
+
+# -- one table ----------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatInfo:
+    name: str | None
+    bot: str | None
+    level: str | None
+    token_hash: str | None = None
+
+    @property
+    def free(self) -> bool:
+        return self.bot is None and self.token_hash is None
+
+
+@dataclass
+class Room:
+    """A table of the server: its lobby facts, its :class:`Table` once the game has started,
+    the seat handles and the connected clients."""
+
+    id: str
+    settings: dict[str, Any]
+    seats: list[SeatInfo]
+    invite_hash: str
+    watch_hash: str
+    owner_hash: str
+    state: str = "waiting"
+    table: Table | None = None
+    handles: dict[Viewer, SeatHandle] = field(default_factory=dict)
+    pending: dict[Viewer, list[Message]] = field(default_factory=dict)
+    clients: list[Client] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: asyncio.Task[None] | None = None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is (compared in constant time), or ``None``."""
+        hashed = digest(token)
+        found = None
+        for index, seat in enumerate(self.seats):
+            stored = seat.token_hash or ""
+            if hmac.compare_digest(stored.encode(), hashed.encode()) and stored:
+                found = index
+        return found
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "table": self.id,
+            "state": self.state,
+            "players": self.settings["players"],
+            "layout": self.settings.get("layout"),
+            "variants": self.settings.get("variants", []),
+            "seats": [
+                {
+                    "seat": index + 1,
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    "level": seat.level,
+                    "free": seat.free,
+                }
+                for index, seat in enumerate(self.seats)
+            ],
+        }
+
+
+class Hub:
+    """Every table of one server, and its store."""
+
+    def __init__(
+        self, db: str | Path, *, registry: Registry | None = None, bot_delay: float = 0.0
+    ) -> None:
+        self.db = Path(db)
+        self.registry = registry or default_registry()
+        self.bot_delay = bot_delay
+        self.store: Store | None = None
+        self.rooms: dict[str, Room] = {}
+
+    # -- starting and stopping ----------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.store = Store(self.db)
+        for row in self.store.tables():
+            room = self._room(row, self.store.seats(row.id))
+            self.rooms[room.id] = room
+            if room.state != "waiting":
+                try:
+                    await self._restore(room)
+                except Exception:
+                    logger.exception("table %s could not be restored", room.id)
+                    room.state = "broken"
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            for client in room.clients:
+                client.close(1001)
+            if room.bots is not None:
+                room.bots.cancel()
+            if room.table is not None:
+                await asyncio.to_thread(room.table.close)
+        if self.store is not None:
+            self.store.close()
+
+    def _room(self, row: TableRow, seats: list[SeatRow]) -> Room:
+        return Room(
+            id=row.id,
+            settings=row.settings,
+            seats=[SeatInfo(s.name, s.bot, s.level, s.token_hash) for s in seats],
+            invite_hash=row.invite_hash,
+            watch_hash=row.watch_hash,
+            owner_hash=row.owner_hash,
+            state=row.state,
+        )
+
+    @property
+    def db_store(self) -> Store:
+        assert self.store is not None, "the hub is not started"
+        return self.store
+
+    # -- the lobby ------------------------------------------------------------------------------
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        players = body.get("players", 2)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise LobbyError(400, "bad_request", "players must be a whole number")
+        layout = body.get("layout")
+        variants = body.get("variants") or []
+        bots = body.get("bots") or {}
+        names = body.get("names") or {}
+        if layout is not None and not isinstance(layout, str):
+            raise LobbyError(400, "bad_request", "layout must be a name")
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise LobbyError(400, "bad_request", "variants must be a list of names")
+        if not isinstance(bots, dict) or not isinstance(names, dict):
+            raise LobbyError(400, "bad_request", "bots and names map seats (from 1) to text")
+        seats = [SeatInfo(None, None, None) for _ in range(max(0, min(players, 64)))]
+        for key, value in bots.items():
+            index = _seat_index(key, len(seats))
+            if not isinstance(value, str):
+                raise LobbyError(400, "bad_request", "a bot is NAME or NAME:LEVEL")
+            bot, _colon, level = value.partition(":")
+            seats[index].bot, seats[index].level = bot, level or None
+            seats[index].name = f"{bot.capitalize()} {index + 1}"
+        for key, value in names.items():
+            index = _seat_index(key, len(seats))
+            if isinstance(value, str) and value.strip() and seats[index].bot is not None:
+                seats[index].name = _clean_name(value)
+        settings = {
+            "players": players,
+            "layout": layout,
+            "variants": variants,
+            "undo": bool(body.get("undo", True)),
+        }
+        try:  # check it all now, with placeholder names
+            self.registry.configure(
+                players,
+                layout=layout,
+                variants=variants,
+                seats=[Seat(s.name or "?", bot=s.bot, level=s.level) for s in seats],
+            )
+        except CincoError as exc:
+            raise LobbyError(400, "bad_table", str(exc)) from None
+        table_id = secrets.token_hex(6)
+        code, watch, owner = new_code(), new_code(), secrets.token_urlsafe(32)
+        hashes = (digest(normal_code(code)), digest(normal_code(watch)), digest(owner))
+        self.db_store.add_table(
+            table_id, settings, hashes, [(s.name, s.bot, s.level) for s in seats]
+        )
+        room = Room(table_id, settings, seats, *hashes)
+        self.rooms[table_id] = room
+        return {
+            "table": table_id,
+            "code": code,
+            "watch": watch,
+            "owner": owner,
+            "seats": room.summary()["seats"],
+        }
+
+    def find(self, code: str, which: str) -> Room | None:
+        hashed = digest(normal_code(code))
+        for room in self.rooms.values():
+            stored = room.invite_hash if which == "invite" else room.watch_hash
+            if hmac.compare_digest(stored, hashed):
+                return room
+        return None
+
+    async def join(self, body: dict[str, Any]) -> dict[str, Any]:
+        code = body.get("code")
+        if not isinstance(code, str):
+            raise LobbyError(400, "bad_request", "join needs the table's invite code")
+        room = self.find(code, "invite")
+        if room is None:
+            raise LobbyError(404, "no_such_code", "no table has that invite code")
+        async with room.lock:
+            free = [index for index, seat in enumerate(room.seats) if seat.free]
+            wanted = body.get("seat")
+            if isinstance(wanted, int) and not isinstance(wanted, bool):
+                free = [index for index in free if index == wanted - 1]
+            if not free:
+                raise LobbyError(409, "table_full", "no free seat at that table")
+            index = free[0]
+            seat = room.seats[index]
+            token = secrets.token_urlsafe(32)  # 256 bits
+            if room.table is None:  # before the game: the player names the seat
+                name = body.get("name")
+                seat.name = _clean_name(name) if isinstance(name, str) and name.strip() else None
+                seat.name = seat.name or f"Player {index + 1}"
+            seat.token_hash = digest(token)
+            self.db_store.set_seat(room.id, index, seat.name, seat.token_hash)
+            if room.table is None and not any(s.free for s in room.seats):
+                await self._begin(room)
+        return {"table": room.id, "seat": index, "token": token, "name": seat.name}
+
+    async def leave(self, room: Room, token: str) -> int:
+        async with room.lock:
+            index = room.seat_of(token)
+            if index is None:
+                raise LobbyError(403, "bad_token", "that is not a seat token of this table")
+            seat = room.seats[index]
+            seat.token_hash = None
+            if room.table is None:
+                seat.name = None
+            self.db_store.set_seat(room.id, index, seat.name, None)
+            for client in room.clients:
+                if client.viewer == index:
+                    client.close(CLOSE_LEFT)
+        return index
+
+    def record(self, room: Room, token: str | None) -> str:
+        owner = token is not None and hmac.compare_digest(digest(token), room.owner_hash)
+        if room.state != "over" and not owner:
+            raise LobbyError(403, "not_over", "the record is given once the game is over")
+        events = self.db_store.events(room.id)
+        lines = [json.dumps(header(frontend="server", table=room.id))]
+        lines += [dumps(event_from_dict(data)) for data in events]
+        return "\n".join(lines) + "\n"
+
+    # -- the game -----------------------------------------------------------------------------
+
+    def _sink(self, room: Room) -> Callable[[], SqliteSink]:
+        return lambda: SqliteSink(self.db, room.id)
+
+    async def _begin(self, room: Room) -> None:
+        """Every person's seat is taken: deal (called holding the room's lock)."""
+        settings = room.settings
+        seats = [
+            Seat(s.name or f"Player {i + 1}", bot=s.bot, level=s.level)
+            for i, s in enumerate(room.seats)
+        ]
+        config = self.registry.configure(
+            settings["players"],
+            layout=settings.get("layout"),
+            variants=settings.get("variants", []),
+            seats=seats,
+        )
+        room.table = await asyncio.to_thread(
+            Table.create,
+            config,
+            registry=self.registry,
+            sink=self._sink(room),
+            table_id=room.id,
+            undo=bool(settings.get("undo", True)),
+        )
+        room.state = "playing"
+        self.db_store.set_state(room.id, "playing")
+        await self._seat_handles(room)
+        for client in room.clients:
+            self._catch_up(room, client)
+        self._flush(room)
+        self._kick_bots(room)
+
+    async def _restore(self, room: Room) -> None:
+        events = [event_from_dict(data) for data in self.db_store.events(room.id)]
+        room.table = await asyncio.to_thread(
+            Table.restore,
+            events,
+            lambda keep: SqliteSink(self.db, room.id, keep),
+            table_id=room.id,
+            registry=self.registry,
+            undo=bool(room.settings.get("undo", True)),
+        )
+        await self._seat_handles(room)
+        status = await asyncio.to_thread(room.table.status)
+        if status.is_over and room.state != "over":
+            room.state = "over"
+            self.db_store.set_state(room.id, "over")
+        self._kick_bots(room)
+
+    async def _seat_handles(self, room: Room) -> None:
+        table = room.table
+        assert table is not None
+        viewers: list[int | None] = [*table.humans, SPECTATOR]
+        for viewer in viewers:
+            handle = await asyncio.to_thread(_handle_for, table, viewer)
+            pending: list[Message] = []
+            room.pending[viewer] = pending
+            handle.listen(pending.append)
+            room.handles[viewer] = handle
+
+    def _catch_up(self, room: Room, client: Client) -> None:
+        """Send *client* what its viewer's handle has after the client's last event, and the
+        prompt if it is this seat's turn."""
+        handle = room.handles.get(client.viewer)
+        if handle is None:
+            return
+        for envelope in handle.events(client.sent):
+            client.deliver(envelope)
+        legal = handle.legal()
+        if isinstance(client.viewer, int) and (legal.plays or legal.can_draw or legal.can_exchange):
+            client.deliver(Prompt(room.id, handle.seq, legal))
+
+    def _flush(self, room: Room) -> None:
+        """Pass on what the handles took in since the last flush (holding the room's lock)."""
+        ended = False
+        for viewer, pending in room.pending.items():
+            handle = room.handles[viewer]
+            handle.pump()
+            messages = pending[:]
+            pending.clear()
+            for message in messages:
+                if isinstance(message, Envelope) and isinstance(message.event, GameEnded):
+                    ended = True
+                for client in room.clients:
+                    if client.viewer == viewer:
+                        client.deliver(message)
+        if ended and room.state != "over":
+            room.state = "over"
+            self.db_store.set_state(room.id, "over")
+
+    def _kick_bots(self, room: Room) -> None:
+        if room.table is None or (room.bots is not None and not room.bots.done()):
+            return
+        room.bots = asyncio.get_running_loop().create_task(self._bot_loop(room))
+
+    async def _bot_loop(self, room: Room) -> None:
+        table = room.table
+        assert table is not None
+        while True:
+            async with room.lock:
+                status = await asyncio.to_thread(table.status)
+                if status.is_over or not status.bot_to_move or status.problem is not None:
+                    return
+                answer = await asyncio.to_thread(table.play_bot_turn)
+                self._flush(room)
+                if not isinstance(answer, Accepted):
+                    logger.warning("table %s: a bot's turn was refused: %s", room.id, answer)
+                    return
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+
+    # -- a client's requests --------------------------------------------------------------------
+
+    async def request(self, room: Room, client: Client, message: Message) -> Message:
+        async with room.lock:
+            if isinstance(message, Subscribe):
+                client.subscribed = True
+                client.sent = max(-1, message.after)
+                client.prompted = -2
+                self._catch_up(room, client)
+                handle = room.handles.get(client.viewer)
+                return Accepted(handle.seq if handle is not None else -1)
+            handle = room.handles.get(client.viewer)
+            if client.viewer is None:
+                return Refused("not_seated")
+            if room.table is None or handle is None:
+                return Refused("not_started")
+            answer: Message
+            if isinstance(message, Submit):
+                answer = await asyncio.to_thread(handle.submit, message.command)
+            elif isinstance(message, Check):
+                refusal = await asyncio.to_thread(handle.check, message.command)
+                answer = refusal if refusal is not None else Accepted(-1)
+            elif isinstance(message, Undo):
+                if message.check:
+                    refusal = await asyncio.to_thread(handle.undo_refusal)
+                    answer = refusal if refusal is not None else Accepted(-1)
+                else:
+                    answer = await asyncio.to_thread(handle.undo)
+            elif isinstance(message, Hint):
+                seconds = min(message.seconds, 5.0)
+                answer = await asyncio.to_thread(handle.hint, message.bots, seconds)
+            else:
+                answer = Refused("malformed_command", (("problem", message.type),))
+            self._flush(room)
+        self._kick_bots(room)
+        return answer
+
+    async def connect(self, room: Room, client: Client) -> None:
+        async with room.lock:
+            for other in room.clients:
+                if client.viewer is not None and other.viewer == client.viewer:
+                    other.close(CLOSE_REPLACED)  # one connection per seat: the newest
+            room.clients.append(client)
+
+    async def disconnect(self, room: Room, client: Client) -> None:
+        client.close()
+        async with room.lock:
+            if client in room.clients:
+                room.clients.remove(client)
+
+
+def _handle_for(table: Table, viewer: int | None) -> SeatHandle:
+    return table.spectator() if viewer is None else table.seat(viewer)
+
+
+def _seat_index(key: object, players: int) -> int:
+    try:
+        number = int(str(key))
+    except ValueError:
+        raise LobbyError(400, "bad_request", f"{key!r} is not a seat number") from None
+    if not 1 <= number <= players:
+        raise LobbyError(400, "bad_request", f"there is no seat {number} (seats 1 to {players})")
+    return number - 1
+
+
+def _clean_name(name: str) -> str:
+    cleaned = "".join(ch for ch in name.strip() if ch.isprintable())
+    return cleaned[:24] or "?"
+
+
+# -- the ASGI app ---------------------------------------------------------------------------------
+
+
+def _error(exc: LobbyError) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "message": exc.text}, status_code=exc.status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_MESSAGE:
+        raise LobbyError(413, "too_big", "request too big")
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise LobbyError(400, "bad_request", "the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise LobbyError(400, "bad_request", "the body must be a JSON object")
+    return data
+
+
+def create_app(
+    db: str | Path, *, registry: Registry | None = None, bot_delay: float = 0.0
+) -> Starlette:
+    """The server's ASGI app, its tables stored in the SQLite file *db*."""
+    hub = Hub(db, registry=registry, bot_delay=bot_delay)
+
+    def room_of(request: Request | WebSocket) -> Room:
+        room = hub.rooms.get(str(request.path_params.get("table", "")))
+        if room is None:
+            raise LobbyError(404, "no_such_table", "no such table")
+        return room
+
+    async def list_tables(request: Request) -> Response:
+        rooms = [
+            room.summary()
+            for room in hub.rooms.values()
+            if room.state in ("waiting", "playing") and any(seat.free for seat in room.seats)
+        ]
+        return JSONResponse({"tables": rooms})
+
+    async def create_table(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            created = hub.create(body)
+            room = hub.rooms[created["table"]]
+            if not any(seat.free for seat in room.seats):  # bots only: deal now
+                async with room.lock:
+                    await hub._begin(room)
+            return JSONResponse(created, status_code=201)
+        except LobbyError as exc:
+            return _error(exc)
+
+    async def table_info(request: Request) -> Response:
+        try:
+            return JSONResponse(room_of(request).summary())
+        except LobbyError as exc:
+            return _error(exc)
+
+    async def join(request: Request) -> Response:
+        try:
+            return JSONResponse(await hub.join(await _body(request)))
+        except LobbyError as exc:
+            return _error(exc)
+
+    async def leave(request: Request) -> Response:
+        try:
+            room = room_of(request)
+            token = bearer(request.headers)
+            if token is None:
+                raise LobbyError(401, "no_token", "send Authorization: Bearer SEAT_TOKEN")
+            return JSONResponse({"table": room.id, "left": await hub.leave(room, token)})
+        except LobbyError as exc:
+            return _error(exc)
+
+    async def record(request: Request) -> Response:
+        try:
+            room = room_of(request)
+            text = hub.record(room, bearer(request.headers))
+            return PlainTextResponse(text, media_type="application/x-ndjson")
+        except LobbyError as exc:
+            return _error(exc)
+
+    async def serve_client(websocket: WebSocket, room: Room, viewer: Viewer) -> None:
+        await websocket.accept()
+        client = Client(websocket, viewer)
+        await hub.connect(room, client)
+        sender = asyncio.get_running_loop().create_task(client.send_loop())
+        try:
+            while not client.closed:
+                data = await websocket.receive()
+                if data["type"] == "websocket.disconnect":
+                    break
+                text = data.get("text")
+                if text is None:
+                    raw = data.get("bytes") or b""
+                    text = raw.decode("utf-8", "replace")
+                if len(text) > MAX_MESSAGE:
+                    client.close(CLOSE_TOO_BIG)
+                    break
+                if not client.allow():
+                    client.push(frame(Refused("rate_limited")))
+                    if client.tokens < -RATE_BURST:
+                        client.close(CLOSE_TOO_MANY)
+                        break
+                    client.tokens -= 1
+                    continue
+                try:
+                    message = message_from_dict(json.loads(text))
+                except (ValueError, EventError, CincoError) as exc:
+                    client.push(frame(Refused("malformed_command", (("problem", str(exc)),))))
+                    continue
+                answer = await hub.request(room, client, message)
+                client.push(frame(answer))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await hub.disconnect(room, client)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 2.0)
+            sender.cancel()
+
+    async def play(websocket: WebSocket) -> None:
+        room = hub.rooms.get(str(websocket.path_params.get("table", "")))
+        token = bearer(websocket.headers)
+        seat = room.seat_of(token) if room is not None and token is not None else None
+        if room is None or seat is None:
+            await websocket.close(code=4403)  # before accept: the handshake is refused (403)
+            return
+        await serve_client(websocket, room, seat)
+
+    async def watch(websocket: WebSocket) -> None:
+        code = bearer(websocket.headers)
+        room = hub.find(code, "watch") if code is not None else None
+        if room is None:
+            await websocket.close(code=4403)
+            return
+        await serve_client(websocket, room, SPECTATOR)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = Starlette(
+        routes=[
+            Route("/api/tables", list_tables, methods=["GET"]),
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{table}", table_info, methods=["GET"]),
+            Route("/api/join", join, methods=["POST"]),
+            Route("/api/tables/{table}/leave", leave, methods=["POST"]),
+            Route("/api/tables/{table}/record", record, methods=["GET"]),
+            WebSocketRoute("/ws/tables/{table}", play),
+            WebSocketRoute("/ws/watch", watch),
+        ],
+        lifespan=lifespan,
+        max_body_size=MAX_MESSAGE,
+    )
+    app.state.hub = hub
+    return app
+
+
+def serve(host: str, port: int, db: str | Path, *, bot_delay: float = 0.5) -> None:
+    """Run the server until it is stopped (Ctrl-C)."""
+    import uvicorn
+
+    app = create_app(db, bot_delay=bot_delay)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE,
+        log_level="warning",
+        lifespan="on",
+    )
+    uvicorn.Server(config).run()

@@ -1,0 +1,215 @@
+"""The server's store: SQLite (stdlib ``sqlite3``, WAL mode) with three tables.
+
+``tables`` holds each table's settings and the hashes of its invite, watch and owner codes;
+``seats`` each seat's player and the hash of its seat token (never the token); ``events`` the
+referee's log, append-only, one row per event in the game record's JSON. A table's events are
+written by an :class:`SqliteSink` in the table's own thread, one transaction per turn,
+committed before anyone is sent them (``synchronous=FULL``: a commit is on disk).
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "cinco.db")
+>>> store = Store(path)
+>>> store.add_table("t1", {"players": 2}, ("i", "w", "o"), [("Ann", None, None)] * 2)
+>>> [row.id for row in store.tables()], store.seats("t1")[0].name
+(['t1'], 'Ann')
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cinco.core.events import Event
+from cinco.core.record import dumps
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    settings TEXT NOT NULL,
+    invite_hash TEXT NOT NULL UNIQUE,
+    watch_hash TEXT NOT NULL UNIQUE,
+    owner_hash TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'waiting'
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT,
+    bot TEXT,
+    level TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+"""
+
+
+def digest(secret: str) -> str:
+    """The stored form of a token or a code: its SHA-256, in hex."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(str(path), timeout=10.0, check_same_thread=False)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    return connection
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    created: float
+    settings: dict[str, Any]
+    invite_hash: str
+    watch_hash: str
+    owner_hash: str
+    state: str
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str | None
+    bot: str | None
+    level: str | None
+    token_hash: str | None
+
+
+class Store:
+    """The lobby's side of the database (the server's event loop; a lock makes it safe from
+    other threads too)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = connect(self.path)
+        with self._lock, self._db:
+            self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def add_table(
+        self,
+        table_id: str,
+        settings: dict[str, Any],
+        hashes: tuple[str, str, str],
+        seats: Sequence[tuple[str | None, str | None, str | None]],
+    ) -> None:
+        invite, watch, owner = hashes
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO tables (id, created, settings, invite_hash, watch_hash, owner_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, time.time(), json.dumps(settings), invite, watch, owner),
+            )
+            self._db.executemany(
+                "INSERT INTO seats (table_id, seat, name, bot, level) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, index, *seat) for index, seat in enumerate(seats)],
+            )
+
+    def tables(self) -> list[TableRow]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, settings, invite_hash, watch_hash, owner_hash, state"
+                " FROM tables ORDER BY created"
+            ).fetchall()
+        return [
+            TableRow(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6])
+            for row in rows
+        ]
+
+    def seats(self, table_id: str) -> list[SeatRow]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seat, name, bot, level, token_hash FROM seats WHERE table_id = ?"
+                " ORDER BY seat",
+                (table_id,),
+            ).fetchall()
+        return [SeatRow(*row) for row in rows]
+
+    def set_seat(self, table_id: str, seat: int, name: str | None, token_hash: str | None) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
+                (name, token_hash, table_id, seat),
+            )
+
+    def set_state(self, table_id: str, state: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("UPDATE tables SET state = ? WHERE id = ?", (state, table_id))
+
+    def events(self, table_id: str) -> list[dict[str, Any]]:
+        """The referee's log of *table_id*, as the record's JSON objects."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+
+class SqliteSink:
+    """One table's events, appended to the ``events`` table (a
+    :class:`cinco.core.table.EventSink`). Made and used in the table's own thread."""
+
+    def __init__(self, path: str | Path, table_id: str, keep: int = 0) -> None:
+        self.table_id = table_id
+        self._next = keep
+        try:
+            self._db = connect(path)
+            with self._db:
+                # Rows after *keep* never made a whole turn (a turn is one transaction, so
+                # this finds none unless the log was cut by hand): the turn is played again.
+                self._db.execute(
+                    "DELETE FROM events WHERE table_id = ? AND seq >= ?", (table_id, keep)
+                )
+        except sqlite3.Error as exc:
+            raise OSError(f"database: {exc}") from exc
+
+    @property
+    def path(self) -> Path | None:
+        return None
+
+    def append(self, event: Event) -> None:
+        try:
+            self._db.execute(
+                "INSERT INTO events (table_id, seq, data) VALUES (?, ?, ?)",
+                (self.table_id, self._next, dumps(event)),
+            )
+        except sqlite3.Error as exc:
+            self._db.rollback()
+            raise OSError(f"database: {exc}") from exc
+        self._next += 1
+
+    def commit(self) -> None:
+        try:
+            self._db.commit()
+        except sqlite3.Error as exc:
+            raise OSError(f"database: {exc}") from exc
+
+    def sync(self) -> None:
+        self.commit()
+
+    def close(self) -> None:
+        try:
+            self._db.commit()
+        finally:
+            self._db.close()

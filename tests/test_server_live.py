@@ -1,0 +1,172 @@
+"""A real ``cinco serve`` on 127.0.0.1 (a free port): two ``cinco join --bot`` clients play a
+whole game; a person's client survives ``kill -9`` of the server and a restart on the same
+database. Bounded: a few processes, each with a timeout.
+
+Networked play: issue 12, docs/server.md.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from cinco.core.commands import Command
+from cinco.core.events import GameEnded, event_from_dict
+from cinco.core.protocol import Accepted, Submit
+from cinco.frontends.net.client import Lobby, NetError, Session
+
+CINCO = Path(sys.executable).parent / "cinco"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """``cinco serve`` in a subprocess."""
+
+    def __init__(self, db: Path, port: int, log: Path) -> None:
+        self.db, self.port, self.log = db, port, log
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [CINCO, "serve", "--port", str(self.port), "--db", str(self.db)]
+                + ["--bot-delay", "0"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                Lobby(self.url, timeout=1).tables()
+                return
+            except NetError:
+                assert self.process.poll() is None, self.log.read_text()
+                time.sleep(0.1)
+        raise AssertionError(f"the server did not start: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "server.db", free_port(), tmp_path / "server.log")
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def cinco(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(CINCO), *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def test_two_bot_clients_play_a_whole_game(server: Server, tmp_path: Path) -> None:
+    created = cinco("table", "create", "--server", server.url, "--players", "2", "--json")
+    assert created.returncode == 0, created.stderr
+    table = json.loads(created.stdout)
+    assert {"table", "code", "watch"} <= set(table)
+    bots = [
+        subprocess.Popen(
+            [CINCO, "join", server.url, table["code"], "--bot", bot, "--name", name],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for bot, name in (("greedy", "Gus"), ("random", "Rita"))
+    ]
+    watcher = subprocess.Popen(
+        [CINCO, "watch", server.url, table["watch"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        outputs = [bot.communicate(timeout=60) for bot in bots]
+        watched, _err = watcher.communicate(timeout=30)
+    finally:
+        for process in (*bots, watcher):
+            process.kill()
+    assert [bot.returncode for bot in bots] == [0, 0], outputs
+    assert watcher.returncode == 0 and ("wins" in watched or "draw" in watched.lower())
+    exported = cinco("table", "export", "--server", server.url, table["table"])
+    assert exported.returncode == 0, exported.stderr
+    record = tmp_path / "game.jsonl"
+    record.write_text(exported.stdout)
+    replayed = cinco("replay", str(record), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["result"] is not None
+
+
+def first_legal(session: Session) -> Command | None:
+    legal = session.view.legal()
+    return None if legal is None else next(iter(legal))
+
+
+def play(session: Session, moves: int | None) -> int:
+    """Make up to *moves* moves (``None``: to the end) as the server prompts them."""
+    made = 0
+    deadline = time.monotonic() + 60
+    while not session.view.over and (moves is None or made < moves):
+        assert time.monotonic() < deadline
+        command = first_legal(session)
+        if command is None:
+            session.receive(timeout=0.5)
+            continue
+        if isinstance(session.request(Submit(command)), Accepted):
+            made += 1
+    return made
+
+
+def test_kill_9_and_restart_the_game_goes_on(server: Server) -> None:
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 2, "bots": {"2": "greedy"}})
+    seat = lobby.join(table["code"], "Ann")
+    session = Session(lobby, table=table["table"], token=seat["token"], seat=seat["seat"])
+    session.connect()
+    try:
+        assert play(session, 3) == 3
+        before = session.view.seq
+        server.kill()  # mid-game: no goodbye
+        server.start()  # the same database
+        play(session, None)  # the client connects again by itself, after=SEQ
+    finally:
+        session.close()
+    assert session.view.over and session.view.seq > before
+    seqs = [envelope.seq for envelope in session.view.log]
+    assert seqs == list(range(len(seqs)))
+    lines = lobby.record(table["table"]).splitlines()[1:]
+    referee = [event_from_dict(json.loads(line)) for line in lines]
+    assert isinstance(referee[-1], GameEnded)
+    assert [e.event for e in session.view.log] == [e.seen_by(seat["seat"]) for e in referee]
