@@ -44,6 +44,7 @@ from cinco.core.events import (
 )
 from cinco.core.game import Game
 from cinco.core.hookspecs import HOOK_API_VERSION, hookimpl
+from cinco.core.params import STANDARD_PARAMS, GameParams
 from cinco.core.record import Record, load_record
 from cinco.core.registry import Bot, BotContext, BotSpec, Registry, Variant, default_registry
 from cinco.core.rules import ONGOING, LegalActions, Outcome, RuleSet, decide
@@ -56,6 +57,7 @@ __all__ = [
     "REFEREE",
     "SPACES",
     "SPECTATOR",
+    "STANDARD_PARAMS",
     "UNKNOWN",
     "Bot",
     "BotContext",
@@ -73,6 +75,7 @@ __all__ = [
     "Game",
     "GameConfig",
     "GameEnded",
+    "GameParams",
     "GameStarted",
     "GameState",
     "HandDiscarded",

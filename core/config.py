@@ -27,6 +27,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .i18n import _
+from .params import STANDARD_PARAMS, GameParams
 
 #: P1: the player counts of the standard game. Which counts a game may have is up to the
 #: installed layouts (:meth:`cinco.core.registry.Registry.player_counts`); this is only what
@@ -105,9 +106,19 @@ class GameConfig:
     #: holding the configuration (a bot, a plugin, a frontend) can change the game's options
     #: behind the log's back. Equal to a plain ``dict`` of the same scalars.
     options: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
+    #: The numbers of the rules (hand limit, winning length, ...): the standard game's unless
+    #: the variants declare others (``cinco_game_params``, resolved by
+    #: :meth:`cinco.core.game.Game.new`). Recorded, so that a record replays by its own rules.
+    params: GameParams = STANDARD_PARAMS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", freeze_options(self.options))
+        if not isinstance(self.params, GameParams):
+            raise ConfigError(
+                _("The game parameters must be GameParams, not {value!r}.").format(
+                    value=self.params
+                )
+            )
         players = len(self.seats)
         if self.teams < 2 or players < self.teams or players % self.teams:
             raise ConfigError(
@@ -180,7 +191,7 @@ class GameConfig:
             "first_seat": self.first_seat,
             "turn_limit": self.turn_limit,
             "options": thaw_options(self.options),
-        }
+        } | ({"params": self.params.to_dict()} if not self.params.is_standard else {})
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A read-only mapping cannot be pickled or deep-copied; the JSON form can.
@@ -198,6 +209,7 @@ class GameConfig:
                 first_seat=data.get("first_seat"),
                 turn_limit=data.get("turn_limit"),
                 options=data.get("options") or {},
+                params=GameParams.from_dict(data.get("params")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(_("Malformed game configuration: {error}").format(error=exc)) from exc

@@ -84,12 +84,25 @@ class HandFull(IllegalCommand):
     code = "hand_full"
 
 
+class HandFullPlay(HandFull):
+    """A full hand may not draw, and this game does not let it exchange either: play a card."""
+
+    code = "hand_full_play"
+
+
 class HandNotFull(IllegalCommand):
     code = "hand_not_full"
 
 
 class EmptyHand(IllegalCommand):
     code = "empty_hand"
+
+
+class ActionNotAllowed(IllegalCommand):
+    """A variant's ``cinco_action_allowed`` hook refused a draw or an exchange: ``action`` and
+    the variant's ``reason`` (words for the player)."""
+
+    code = "action_not_allowed"
 
 
 class EventError(CincoError, ValueError):

@@ -27,10 +27,16 @@ from .i18n import _
 from .messages import TEMPLATES, Param, freeze, render, thaw
 
 #: Version of the event schema. Bump it (and teach :func:`event_from_dict` to read the old
-#: one) whenever an event's fields change meaning.
-EVENT_VERSION = 2
+#: one) whenever an event's fields change meaning. An event is written with the oldest version
+#: that holds it (:meth:`Event.version`): only a ``game_started`` whose configuration holds
+#: game parameters (:class:`cinco.core.params.GameParams`) and a ``game_ended`` holding scores
+#: need version 3, so the records of standard games read the same as before, and a Cinco too
+#: old to know parameters refuses a variant's record instead of replaying it by wrong rules.
+EVENT_VERSION = 3
+#: The version of every event that needs nothing newer.
+BASE_VERSION = 2
 #: Older versions :func:`event_from_dict` still reads (a record is never rewritten).
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 
 #: Who looks at the stream: a seat number, SPECTATOR (public facts only) or REFEREE (all).
 Viewer = int | None | str
@@ -49,8 +55,12 @@ class Event:
         """This event as *viewer* may see it (secret fields become ``None``)."""
         return self
 
+    def version(self) -> int:
+        """The oldest event version that holds this event (see :data:`EVENT_VERSION`)."""
+        return BASE_VERSION
+
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type, "v": EVENT_VERSION}
+        data: dict[str, Any] = {"type": self.type, "v": self.version()}
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, GameConfig):
@@ -75,6 +85,9 @@ class GameStarted(Event):
         if viewer == REFEREE or self.config.seed is None:
             return self
         return GameStarted(config=replace(self.config, seed=None), first_seat=self.first_seat)
+
+    def version(self) -> int:
+        return BASE_VERSION if self.config.params.is_standard else 3
 
 
 @quick_init
@@ -155,7 +168,8 @@ class TurnEnded(Event):
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     """The game is over: ``winner`` is a team, or ``None`` for a draw; ``reason`` says why
-    (``line``, ``stalemate``, ``board_full``, ``turn_limit``, or a variant's own)."""
+    (``line``, ``stalemate``, ``board_full``, ``turn_limit``, or a variant's own). ``scores``,
+    one per team, when a variant's outcome gives them (event version 3; left out otherwise)."""
 
     type: ClassVar[str] = "game_ended"
     seat: int
@@ -163,6 +177,16 @@ class GameEnded(Event):
     winner: int | None
     reason: str
     line: tuple[int, ...] | None = None
+    scores: tuple[int, ...] | None = None
+
+    def version(self) -> int:
+        return BASE_VERSION if self.scores is None else 3
+
+    def to_dict(self) -> dict[str, Any]:
+        data = Event.to_dict(self)
+        if self.scores is None:
+            del data["scores"]
+        return data
 
 
 @quick_init
@@ -309,7 +333,12 @@ def event_from_dict(data: Any) -> Event:
     version = data.get("v")
     if isinstance(version, int) and not isinstance(version, bool) and version == 1:
         data = _from_version_1(kind, data)
-    elif version != EVENT_VERSION:
+    elif (
+        isinstance(version, bool)
+        or version not in READABLE_VERSIONS
+        # only these have anything new in version 3 (game parameters, scores)
+        or (version == EVENT_VERSION and cls not in (GameStarted, GameEnded))
+    ):
         raise EventError(
             _(
                 "{kind}: event version {v!r} is not supported (this Cinco reads version {ours})"
@@ -342,7 +371,7 @@ def _from_version_1(kind: object, data: dict[str, Any]) -> dict[str, Any]:
     notice_kind = data.get("kind")
     if not isinstance(text, str) or not isinstance(notice_kind, str):
         raise EventError(_("notice: a version-1 notice needs 'kind' and 'text'"))
-    converted: dict[str, Any] = {"type": kind, "v": EVENT_VERSION, "code": notice_kind}
+    converted: dict[str, Any] = {"type": kind, "v": BASE_VERSION, "code": notice_kind}
     converted["params"] = {"text": text}
     if "seat" in data:
         converted["seat"] = data["seat"]

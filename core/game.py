@@ -25,7 +25,7 @@ from .i18n import _
 from .loading import Conflict, PluginProblem, describe_error, logger
 from .messages import freeze, render
 from .rules import LegalActions, RuleSet, decide_steps, legal_actions, setup_events
-from .state import HAND_LIMIT, GameState, evolve, project, start, undo
+from .state import GameState, evolve, project, start, undo
 from .store import EventStore
 from .verify import check_turns
 
@@ -120,14 +120,21 @@ class Game:
         *,
         registry: Registry | None = None,
         plugins: Sequence[object] = (),
+        keep_params: bool = False,
     ) -> Game:
         """A new game: shuffle, deal, choose the first player (S1, P5).
 
         A configuration without a seed gets one from the operating system: a seed fixes every
-        shuffle, so a seed anyone could guess would tell them the deck."""
+        shuffle, so a seed anyone could guess would tell them the deck. The game's parameters
+        are *config*'s as the variants' ``cinco_game_params`` hooks declare them; with
+        *keep_params* (dealing again a recorded game cut off in its deal), *config*'s own."""
         if config.seed is None:
             config = replace(config, seed=secrets.randbits(63))
         game = cls(config, registry=registry, plugins=plugins)
+        # The variants' game parameters, resolved once and recorded in game_started.
+        params = config.params if keep_params else game.rules.params(config)
+        if params != config.params:
+            config = game.config = replace(config, params=params)
         game._dispatching += 1  # a plugin's notice waits until the deal is complete
         try:
             for event in setup_events(config):
@@ -174,7 +181,7 @@ class Game:
                 game._append(event)
             except EventError as exc:
                 raise EventError(_("event {n}: {error}").format(n=index + 1, error=exc)) from None
-        setup = 2 + HAND_LIMIT * game.config.players
+        setup = 2 + game.config.params.deal * game.config.players
         complete = check_turns(events, game.rules, setup) if len(events) > setup else len(events)
         if complete_turns and complete < len(events):
             return cls.from_events(events[:complete], registry=registry, plugins=plugins)

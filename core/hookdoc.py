@@ -44,7 +44,8 @@ GROUPS = (
     (
         "Rule hooks",
         "Called on a game's own rules: the standard rules plus the `rules` object of each "
-        "variant the game enables. The first non-`None` result wins.",
+        "variant the game enables. The first non-`None` result wins, except for "
+        "`cinco_game_params`, which each variant answers in turn.",
     ),
     (
         "Lifecycle hooks",
@@ -85,10 +86,14 @@ def to_markdown(text: str) -> str:
     return "\n".join(out).strip()
 
 
+#: Rule hooks that are not ``firstresult``: each variant answers in turn.
+CHAINED = ("cinco_game_params",)
+
+
 def _group(name: str, spec: dict[str, Any]) -> int:
     if name.startswith(f"{hookspecs.PROJECT}_register_"):
         return 0
-    return 1 if spec.get("firstresult") else 2
+    return 1 if spec.get("firstresult") or name in CHAINED else 2
 
 
 def hooks() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
@@ -112,6 +117,11 @@ def _hook_section(name: str, function: Callable[..., Any], spec: dict[str, Any])
     header = f"def {name}({params}) -> {returns}"
     if spec.get("firstresult"):
         result = "the **first** non-`None` result wins; later implementations are not called."
+    elif name in CHAINED:
+        result = (
+            "each enabled variant is asked in turn, in the order of the game's variants; a "
+            "non-`None` answer is what the next one sees, and the last answer is the game's."
+        )
     else:
         kind = "collected from every plugin" if _group(name, spec) == 0 else "ignored"
         result = f"every implementation is called; results are {kind}."

@@ -31,9 +31,10 @@ import pluggy
 
 if TYPE_CHECKING:
     from .commands import Command
-    from .config import Layout
+    from .config import GameConfig, Layout
     from .events import Event
     from .game import Game
+    from .params import GameParams
     from .registry import BotSpec, Variant
     from .rules import Outcome
     from .state import GameState
@@ -42,9 +43,15 @@ PROJECT = "cinco"
 #: Version of the hook API described here. A plugin declares the version it targets with a
 #: module attribute ``CINCO_HOOK_API = 1``; one targeting a newer API than this, or an older one
 #: than :data:`OLDEST_HOOK_API_VERSION`, is refused at load with a message saying what to upgrade.
-HOOK_API_VERSION = 1
+#:
+#: API 2 added :func:`cinco_game_params` and :func:`cinco_action_allowed`; API 1 plugins load and
+#: play unchanged (every API 1 hook is in API 2 as it was).
+HOOK_API_VERSION = 2
 #: The oldest hook API this Cinco still runs plugins for.
 OLDEST_HOOK_API_VERSION = 1
+#: The hook API that introduced each hook after the first (a plugin declaring an older API
+#: than a hook's is refused when it implements it).
+HOOK_SINCE = {"cinco_game_params": 2, "cinco_action_allowed": 2}
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -79,7 +86,8 @@ def cinco_register_variants() -> list[Variant]:
 
     Called once per registry; every plugin's list is collected. A
     :class:`~cinco.core.registry.Variant` carries a ``rules`` object implementing rule hooks
-    (:func:`cinco_legal_spaces`, :func:`cinco_game_end`); it is registered only in the games
+    (:func:`cinco_legal_spaces`, :func:`cinco_game_end`, and in API 2 :func:`cinco_game_params`,
+    :func:`cinco_action_allowed`); it is registered only in the games
     that enable the variant. The first plugin to add a name keeps it.
 
     Example::
@@ -161,8 +169,11 @@ def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
     Called on a game's rules once per accepted command, before its events are stored. The first
     non-``None`` result wins. Return an :class:`~cinco.core.rules.Outcome` to end the game,
     :data:`~cinco.core.rules.ONGOING` to say it goes on (overruling the standard rules), or
-    ``None`` to defer. The standard rules are E1-E4. If the hook raises, the command is refused
-    with an error naming the plugin, and the game is unchanged.
+    ``None`` to defer. The standard rules are E1-E4, by the game's parameters (winning length,
+    tokens per team, blocked spaces). An ``Outcome`` may carry ``scores``, one whole number per
+    team (hook API 2): they are recorded in ``game_ended`` and shown with the result. If the
+    hook raises, the command is refused with an error naming the plugin, and the game is
+    unchanged.
 
     Example::
 
@@ -181,6 +192,63 @@ def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
                     if len(line) == 5:
                         return ONGOING  # five is not enough in this variant
                 return None
+    """
+
+
+@hookspec
+def cinco_game_params(params: GameParams, config: GameConfig) -> GameParams | None:
+    """Return the game parameters of a new game with this variant, or ``None`` to keep *params*.
+
+    *(Hook API 2.)* Called once, when a new game is created (:meth:`cinco.core.game.Game.new`),
+    of each enabled variant in the order of the game's variants (``config.variants``, the order
+    of the ``--variant`` options), each seeing the parameters so far: the standard game's
+    (:data:`cinco.core.params.STANDARD_PARAMS`), or an earlier variant's answer. The result is
+    recorded in the game's configuration, so a record is replayed by the parameters it was
+    played with, whatever this hook says later. Return absolute values
+    (``dataclasses.replace(params, hand_limit=5)``), not increments: the hook may be asked
+    again for a game started from an earlier game's configuration. If it raises, or returns
+    anything but :class:`~cinco.core.params.GameParams`, the game is not created and the error
+    names the plugin.
+
+    The parameters are the hand limit (A5), the deal (S1), the cards a draw takes (A3), the
+    hand size that may be exchanged (A4), the length of a winning line (E1), the tokens per
+    team (C1, E2) and the blocked spaces (no token may take them; E3 counts them as full).
+    The standard rules, the bots' kernel, the hints and the frontends all read them.
+
+    Example::
+
+        from dataclasses import replace
+
+
+        class HandOfFive:
+            @hookimpl
+            def cinco_game_params(self, params):
+                return replace(params, hand_limit=5, deal=5, exchange_size=5)
+    """
+
+
+@hookspec(firstresult=True)
+def cinco_action_allowed(state: GameState, seat: int, action: str) -> bool | str | None:
+    """Whether *seat* may *action* now: ``"draw"`` (A3) or ``"exchange"`` (A4).
+
+    *(Hook API 2.)* Called on a game's rules whenever the legal actions are listed and when a
+    draw or an exchange is decided, only on *seat*'s turn, so a bot never sees as legal what it
+    would be refused. The first non-``None`` answer wins: ``True`` allows the action, ``False``
+    or a reason in words (which the player is shown: "this game has no exchange") refuses it;
+    ``None`` defers. The standard rules allow a draw below the hand limit and an exchange of a
+    hand of exactly ``exchange_size`` cards. No variant can let a full hand draw (A5), forbid
+    an empty hand to draw (it could do nothing else), or let an empty hand be exchanged. As
+    for :func:`cinco_legal_spaces`, *state* may be a player's view: answer from public facts.
+    If the hook raises, the command is refused with an error naming the plugin.
+
+    Example::
+
+        class NoExchange:
+            @hookimpl
+            def cinco_action_allowed(self, state, seat, action):
+                if action == "exchange":
+                    return "this game has no exchange"
+                return None  # a draw: the standard rule
     """
 
 

@@ -46,9 +46,11 @@ TEMPLATES: dict[str, str] = {
     "space_below_card": _n_("A {card} goes on {card} or higher, not on {space}."),
     "cannot_place": _n_("{card} cannot go on {space} in this game."),
     "hand_full": _n_("Your hand is full ({limit} cards): play a card or exchange your hand."),
+    "hand_full_play": _n_("Your hand is full ({limit} cards): play a card."),
     "hand_not_full": _n_(
         "Only a full hand of {limit} can be exchanged; you hold {held}. Play or draw."
     ),
+    "action_not_allowed": _n_("You cannot {action} in this game: {reason}."),
     "malformed_command": _n_("That is not a command this game understands: {problem}."),
     "plugin_failed": _n_(
         "The {plugin} failed in {hook} ({error}). The move was refused and the game is "

@@ -39,7 +39,10 @@ class RulesOracle(CompiledRules):
         oracle = cls()
         oracle._legal_spaces = rules._legal_spaces
         oracle._game_end = rules._game_end
+        oracle._action_allowed = rules._action_allowed
+        oracle._standard_actions = rules._standard_actions
         oracle._owners = rules.owners
+        oracle._hook_owners = rules._hook_owners
         return oracle
 
     def legal_actions(self, state: GameState, seat: int | None = None) -> LegalActions:

@@ -28,7 +28,8 @@ from .events import (
     event_from_dict,
 )
 from .i18n import _
-from .state import HAND_LIMIT, GameState, evolve, start, undo
+from .params import MAX_HAND
+from .state import GameState, evolve, start, undo
 
 if TYPE_CHECKING:
     from .config import GameConfig
@@ -204,10 +205,10 @@ def _hidden_problem(event: Event) -> str | None:
     if (
         isinstance(event, HandDiscarded)
         and event.cards is None
-        and not 0 <= event.count <= HAND_LIMIT
+        and not 0 <= event.count <= MAX_HAND
     ):
         return _("a hand of {n} cards discarded: a hand holds at most {limit}").format(
-            n=event.count, limit=HAND_LIMIT
+            n=event.count, limit=MAX_HAND
         )
     return None
 

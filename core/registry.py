@@ -60,11 +60,13 @@ BUILTIN_PLUGINS = (
 @dataclass(frozen=True)
 class Variant:
     """A rule variant. ``rules`` is a plugin object implementing rule hooks; it is registered
-    only in games that enable the variant."""
+    only in games that enable the variant. ``rules_text`` is the variant's own rules in Markdown
+    (optional, hook API 2), shown by ``cinco rules`` after the standard rules."""
 
     name: str
     description: str
     rules: object
+    rules_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -324,6 +326,25 @@ class Registry:
                                 "the rules of variant {name!r} implement {hooks}, which this Cinco "
                                 "does not have"
                             ).format(name=item.name, hooks=", ".join(typos))
+                        )
+                    api = self.sources.get(impl.plugin_name, PluginSource("", "")).api
+                    newer = [
+                        hook
+                        for hook in rule_hooks(item.rules)
+                        if api is not None and hookspecs.HOOK_SINCE.get(hook, 1) > api
+                    ]
+                    if newer:
+                        raise TypeError(
+                            _(
+                                "the rules of variant {name!r} implement {hook}, which is hook "
+                                "API {since}, but the plugin declares CINCO_HOOK_API = {api}: "
+                                "declare {since}"
+                            ).format(
+                                name=item.name,
+                                hook=newer[0],
+                                since=hookspecs.HOOK_SINCE[newer[0]],
+                                api=api,
+                            )
                         )
                     wrapped = rule_wrappers(item.rules)
                     if wrapped:

@@ -21,11 +21,13 @@ from .board import SPACES
 from .commands import Command, Draw, Exchange, PlayCard, check_command
 from .config import GameConfig
 from .errors import (
+    ActionNotAllowed,
     CannotPlace,
     CardNotInHand,
     EmptyHand,
     GameOver,
     HandFull,
+    HandFullPlay,
     HandNotFull,
     NoSuchSpace,
     NotYourTurn,
@@ -46,7 +48,8 @@ from .events import (
     TurnEnded,
 )
 from .i18n import _
-from .state import HAND_LIMIT, GameState, evolve
+from .params import DRAW, EXCHANGE, GameParams
+from .state import GameState, evolve
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -54,12 +57,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ends: ``winner`` is a team (``None``: a draw); ``reason`` is a short code."""
+    """How a game ends: ``winner`` is a team (``None``: a draw); ``reason`` is a short code.
+    ``scores`` (hook API 2), one whole number per team, are recorded in ``game_ended`` and
+    shown with the result (a variant scoring a stalemate, say)."""
 
     winner: int | None
     reason: str
     line: tuple[int, ...] | None = None
     over: bool = True
+    scores: tuple[int, ...] | None = None
 
 
 #: Returned by a ``cinco_game_end`` implementation to say the game goes on, overruling the rest.
@@ -142,11 +148,11 @@ def _wrapper_refusal(plugin: str, hook: str) -> str:
 
 
 def rule_wrappers(plugin: object) -> list[str]:
-    """The rule hooks (``cinco_legal_spaces``, ``cinco_game_end``) *plugin* implements as
-    pluggy wrappers, which a rule set refuses."""
+    """The rule hooks (``cinco_legal_spaces``, ``cinco_game_end``, ``cinco_action_allowed``,
+    ``cinco_game_params``) *plugin* implements as pluggy wrappers, which a rule set refuses."""
     marker = f"{hookspecs.PROJECT}_impl"
     found = []
-    for hook in RULE_HOOKS:
+    for hook in (*RULE_HOOKS, "cinco_game_params"):
         options = getattr(getattr(plugin, hook, None), marker, None)
         if isinstance(options, dict) and (options.get("hookwrapper") or options.get("wrapper")):
             found.append(hook)
@@ -154,7 +160,16 @@ def rule_wrappers(plugin: object) -> list[str]:
 
 
 #: The hooks a game's rules answer (first result wins).
-RULE_HOOKS = ("cinco_legal_spaces", "cinco_game_end")
+RULE_HOOKS = ("cinco_legal_spaces", "cinco_game_end", "cinco_action_allowed")
+
+
+def check_allowed(args: tuple[Any, ...], result: Any) -> bool | str:
+    """A ``cinco_action_allowed`` answer: ``True``, ``False``, or a reason in words."""
+    if isinstance(result, bool):
+        return result
+    if isinstance(result, str) and result.strip():
+        return result
+    raise TypeError(f"returned {result!r}, not True, False, a reason (text) or None")
 
 
 def check_spaces(args: tuple[Any, ...], result: Any) -> tuple[int, ...]:
@@ -201,9 +216,18 @@ def check_outcome(args: tuple[Any, ...], result: Any) -> Outcome:
         ):
             raise ValueError(f"returned line {line!r}, not a tuple of spaces 1 to {SPACES}")
         line = tuple(line)
-    if type(result) is Outcome and line is result.line:
+    scores = getattr(result, "scores", None)
+    if scores is not None:
+        if (
+            not isinstance(scores, tuple | list)
+            or len(scores) != teams
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in scores)
+        ):
+            raise ValueError(f"returned scores {scores!r}, not one whole number per team")
+        scores = tuple(scores)
+    if type(result) is Outcome and line is result.line and scores is result.scores:
         return result
-    return Outcome(winner=winner, reason=reason, line=line)
+    return Outcome(winner=winner, reason=reason, line=line, scores=scores)
 
 
 def rule_hook_error(plugin: str, hook: str, exc: Exception) -> RuleHookError:
@@ -222,6 +246,10 @@ class Rules(Protocol):
 
     def outcome(self, state: GameState, command: Command) -> Outcome | None: ...
 
+    def allowed(self, state: GameState, seat: int, action: str) -> bool | str: ...
+
+    def actions(self, state: GameState, seat: int) -> tuple[bool, bool]: ...
+
 
 def owner_name(plugin: object) -> str:
     """A rule plugin's qualified name: its module's, or its class's (``pkg.mod.Class``)."""
@@ -236,11 +264,26 @@ class CompiledRules:
     shared by the :class:`RuleSet` and a bot's read-only
     :class:`~cinco.core.oracle.RulesOracle`."""
 
-    __slots__ = ("_game_end", "_legal_spaces", "_owners")
+    __slots__ = (
+        "_action_allowed",
+        "_game_end",
+        "_hook_owners",
+        "_legal_spaces",
+        "_owners",
+        "_standard_actions",
+    )
 
     _legal_spaces: Callable[..., Any]
     _game_end: Callable[..., Any]
+    _action_allowed: Callable[..., Any]
+    #: Whether only the standard rules answer ``cinco_action_allowed`` (the quick path).
+    _standard_actions: bool
     _owners: tuple[str, ...]
+    _hook_owners: dict[str, tuple[str, ...]]
+
+    def owners_of(self, hook: str) -> tuple[str, ...]:
+        """Who implements the rule hook *hook* here (as :attr:`owners`, for one hook)."""
+        return self._hook_owners.get(hook, ())
 
     @property
     def owners(self) -> tuple[str, ...]:
@@ -259,6 +302,26 @@ class CompiledRules:
         if outcome is None or not outcome.over:
             return None
         return outcome
+
+    def allowed(self, state: GameState, seat: int, action: str) -> bool | str:
+        """Whether *seat* may *action* (``"draw"`` or ``"exchange"``) in *state* on their turn:
+        ``True``, or why not (``False``, the standard refusals ``"hand_full"`` and
+        ``"hand_not_full"``, or a variant's reason in words)."""
+        answer: bool | str | None = self._action_allowed(state, seat, action)
+        return False if answer is None else answer
+
+    def actions(self, state: GameState, seat: int) -> tuple[bool, bool]:
+        """Whether *seat* may draw, and exchange, in *state* (it being their turn)."""
+        if self._standard_actions:
+            size = len(state.hands[seat])
+            params = state.config.params
+            return size < params.hand_limit, size == params.exchange_size
+        size = len(state.hands[seat])
+        return (
+            size == 0
+            or (size < state.config.params.hand_limit and self.allowed(state, seat, DRAW) is True),
+            size > 0 and self.allowed(state, seat, EXCHANGE) is True,
+        )
 
 
 class RuleSet(CompiledRules):
@@ -295,10 +358,43 @@ class RuleSet(CompiledRules):
             raise PluginError(_wrapper_refusal(label, wrapped[0]))
         self.pm.register(plugin, name=name)
 
+    def params(self, config: GameConfig) -> GameParams:
+        """The game parameters of a new game with *config*: its own (the standard game's unless
+        given), then each variant's ``cinco_game_params`` answer, asked in the order of the
+        variants, each seeing the parameters so far. A variant that raises or answers anything
+        but :class:`GameParams` (or ``None``) is refused with an error naming it."""
+        params = config.params
+        impls = {impl.plugin_name: impl for impl in self.pm.hook.cinco_game_params.get_hookimpls()}
+        for name, _plugin in self.pm.list_name_plugin():  # in the order of registration
+            impl = impls.get(name)
+            if impl is None:
+                continue
+            try:
+                arguments = {"params": params, "config": config}
+                answer = impl.function(*[arguments[n] for n in impl.argnames])
+                if answer is not None and not isinstance(answer, GameParams):
+                    raise TypeError(f"returned {answer!r}, not GameParams (or None)")
+            except Exception as exc:
+                raise rule_hook_error(name, "cinco_game_params", exc) from exc
+            if answer is not None:
+                params = answer
+        return params
+
     def _compile(self) -> None:
         self._legal_spaces = first_result(self.pm.hook.cinco_legal_spaces, check_spaces)
         self._game_end = first_result(self.pm.hook.cinco_game_end, check_outcome)
-        hooks = (self.pm.hook.cinco_legal_spaces, self.pm.hook.cinco_game_end)
+        allowed = self.pm.hook.cinco_action_allowed
+        self._action_allowed = first_result(allowed, check_allowed)
+        self._standard_actions = all(
+            impl.plugin_name == STANDARD_RULES for impl in allowed.get_hookimpls()
+        )
+        hooks = (self.pm.hook.cinco_legal_spaces, self.pm.hook.cinco_game_end, allowed)
+        self._hook_owners = {
+            hook.name: tuple(
+                dict.fromkeys(owner_name(impl.plugin) for impl in reversed(hook.get_hookimpls()))
+            )
+            for hook in hooks
+        }
         self._owners = tuple(
             dict.fromkeys(
                 owner_name(impl.plugin) for hook in hooks for impl in hook.get_hookimpls()
@@ -390,8 +486,8 @@ def legal_actions(state: GameState, rules: Rules, seat: int | None = None) -> Le
     plays = []
     for card in sorted(set(hand)):
         plays.append((card, spaces(state, seat, card)))
-    size = len(hand)
-    return LegalActions(seat, tuple(plays), size < HAND_LIMIT, size == HAND_LIMIT)
+    can_draw, can_exchange = rules.actions(state, seat)
+    return LegalActions(seat, tuple(plays), can_draw, can_exchange)
 
 
 def reshuffle_order(state: GameState) -> tuple[int, ...]:
@@ -447,6 +543,32 @@ def _check_play(state: GameState, rules: Rules, command: PlayCard) -> None:
     raise CannotPlace(card=card, space=space)
 
 
+def _check_allowed(state: GameState, rules: Rules, seat: int, action: str) -> None:
+    """Refuse *action* unless the rules allow it (``cinco_action_allowed``). No variant can
+    let a full hand draw (A5), forbid an empty hand to draw (it could do nothing else), or let
+    an empty hand be exchanged."""
+    params = state.config.params
+    held = len(state.hands[seat])
+    if action == DRAW and held >= params.hand_limit:
+        if not rules.actions(state, seat)[1]:  # nor may it exchange: say only what is left
+            raise HandFullPlay(limit=params.hand_limit)
+        raise HandFull(limit=params.hand_limit)
+    if action == DRAW and held == 0:
+        return
+    answer = rules.allowed(state, seat, action) if action == DRAW or held else "hand_not_full"
+    if answer is True:
+        return
+    if answer == "hand_full":
+        raise HandFull(limit=params.hand_limit)
+    if answer == "hand_not_full" or (
+        answer is False and action == EXCHANGE and held != params.exchange_size
+    ):
+        raise HandNotFull(limit=params.exchange_size, held=held)
+    if answer is False:
+        answer = _("the rules of this game do not allow it now")
+    raise ActionNotAllowed(action=action, reason=str(answer))
+
+
 def decide(state: GameState, command: Command, rules: Rules) -> tuple[Event, ...]:
     """The events that carrying out *command* produces, or an ``IllegalCommand``.
 
@@ -483,15 +605,15 @@ def decide_steps(
         after = _apply(steps, state, CardPlayed(seat, command.card, command.space))
         action = "play"
     elif isinstance(command, Draw):
-        if len(hand) >= HAND_LIMIT:
-            raise HandFull(limit=HAND_LIMIT)
-        after = _draw(steps, state, seat, 1)
+        params = state.config.params
+        _check_allowed(state, rules, seat, DRAW)
+        room = params.hand_limit - len(hand)
+        after = _draw(steps, state, seat, min(params.cards_per_draw, room))
         action = "draw"
     elif isinstance(command, Exchange):
-        if len(hand) != HAND_LIMIT:
-            raise HandNotFull(limit=HAND_LIMIT, held=len(hand))
+        _check_allowed(state, rules, seat, EXCHANGE)
         discarded = HandDiscarded(seat=seat, count=len(hand), cards=tuple(hand))
-        after = _draw(steps, _apply(steps, state, discarded), seat, HAND_LIMIT)
+        after = _draw(steps, _apply(steps, state, discarded), seat, len(hand))
         action = "exchange"
     else:
         raise TypeError(f"not a command: {command!r}")
@@ -504,6 +626,7 @@ def decide_steps(
             winner=outcome.winner,
             reason=outcome.reason,
             line=outcome.line,
+            scores=outcome.scores,
         )
     else:
         last = TurnEnded(seat, action, (seat + 1) % state.config.players)
@@ -520,7 +643,8 @@ def first_seat(config: GameConfig) -> int:
 
 def setup_events(config: GameConfig) -> list[Event]:
     """The events that open a game: :class:`GameStarted`, the shuffle, and the deal (S1): four
-    cards to each player, one at a time round the table from the first player."""
+    cards (the ``deal`` game parameter) to each player, one at a time round the table from the
+    first player."""
     first = first_seat(config)
     order = list(range(1, SPACES + 1))
     random.Random(f"cinco:{config.seed}:deal").shuffle(order)
@@ -529,7 +653,7 @@ def setup_events(config: GameConfig) -> list[Event]:
         DeckShuffled(size=SPACES, order=tuple(order), reshuffle=False),
     ]
     cards = iter(order)
-    for _round in range(HAND_LIMIT):
+    for _round in range(config.params.deal):
         for i in range(config.players):
             events.append(CardDrawn(seat=(first + i) % config.players, card=next(cards)))
     return events

@@ -37,17 +37,20 @@ from .events import (
     Undone,
 )
 from .i18n import _
+from .params import STANDARD_PARAMS, GameParams
 
 #: A card the viewer cannot see.
 UNKNOWN = 0
 #: A free space on :attr:`GameState.board`.
 FREE = -1
+#: A space no token may take (a variant's ``blocked`` game parameter) on :attr:`GameState.board`.
+BLOCKED = -2
 #: In :attr:`GameState.discard_from`: a card everyone saw.
 PUBLIC = -1
-#: C1: tokens per team colour.
-TOKENS_PER_TEAM = 35
-#: A5: the hand limit.
-HAND_LIMIT = 4
+#: C1: tokens per team colour in the standard game (a game's own: ``state.params``).
+TOKENS_PER_TEAM = STANDARD_PARAMS.tokens_per_team
+#: A5: the hand limit of the standard game (a game's own: ``state.params.hand_limit``).
+HAND_LIMIT = STANDARD_PARAMS.hand_limit
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,8 @@ class GameState:
 
     config: GameConfig
     first_seat: int
-    #: ``board[n]`` is the team whose token is on space *n*, or :data:`FREE` (index 0 unused).
+    #: ``board[n]`` is the team whose token is on space *n*, :data:`FREE`, or :data:`BLOCKED`
+    #: (a space the game's parameters block; index 0 unused).
     board: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...]
     #: Top card first.
@@ -79,6 +83,11 @@ class GameState:
     _free: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- questions ---------------------------------------------------------------------------
+
+    @property
+    def params(self) -> GameParams:
+        """The numbers of this game's rules (hand limit, winning length, ...)."""
+        return self.config.params
 
     @property
     def players(self) -> int:
@@ -107,9 +116,13 @@ class GameState:
         return len(self.hands[seat])
 
     def owner(self, space: int) -> int | None:
-        """The team on *space*, or ``None`` when it is free."""
+        """The team on *space*, or ``None`` when it is free (or blocked)."""
         team = self.board[space]
-        return None if team == FREE else team
+        return None if team < 0 else team
+
+    def is_blocked(self, space: int) -> bool:
+        """Whether the game's parameters block *space* (no token may ever take it)."""
+        return self.board[space] == BLOCKED
 
     def is_free(self, space: int) -> bool:
         return self.board[space] == FREE
@@ -135,9 +148,7 @@ class GameState:
         """A JSON-ready summary (what ``cinco replay --json`` prints)."""
         result = self.result
         return {
-            "occupied": {
-                str(n): self.board[n] for n in range(1, SPACES + 1) if self.board[n] != FREE
-            },
+            "occupied": {str(n): self.board[n] for n in range(1, SPACES + 1) if self.board[n] >= 0},
             "hands": [sorted(h) for h in self.hands],
             "draw_pile": len(self.draw_pile),
             "discard_pile": len(self.discard_pile),
@@ -148,7 +159,7 @@ class GameState:
             "winner": None if result is None else result.winner,
             "reason": None if result is None else result.reason,
             "line": None if result is None or result.line is None else list(result.line),
-        }
+        } | ({} if result is None or result.scores is None else {"scores": list(result.scores)})
 
 
 _new = object.__new__
@@ -213,10 +224,13 @@ def start(event: GameStarted) -> GameState:
     config = event.config
     if not 0 <= event.first_seat < config.players:
         raise EventError(_("there is no seat {seat} to begin").format(seat=event.first_seat))
+    board = [FREE] * (SPACES + 1)
+    for space in config.params.blocked:
+        board[space] = BLOCKED
     return GameState(
         config=config,
         first_seat=event.first_seat,
-        board=(FREE,) * (SPACES + 1),
+        board=tuple(board),
         hands=((),) * config.players,
         draw_pile=(),
         discard_pile=(),
@@ -270,7 +284,7 @@ def evolve(state: GameState, event: Event) -> GameState:
         if not state.draw_pile:
             raise EventError(_("a card was drawn from an empty draw pile"))
         _check_seat(state, event.seat)
-        if len(state.hands[event.seat]) >= HAND_LIMIT:
+        if len(state.hands[event.seat]) >= state.config.params.hand_limit:
             raise EventError(_("a card was drawn into a full hand"))
         top = state.draw_pile[0]
         card = event.card if event.card is not None else top

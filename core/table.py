@@ -124,9 +124,7 @@ def turns(events: Sequence[Event]) -> list[Turn]:
 def _first_turn_start(events: Sequence[Event]) -> int:
     first = events[0]
     assert isinstance(first, GameStarted)
-    from .state import HAND_LIMIT
-
-    return 2 + HAND_LIMIT * first.config.players
+    return 2 + first.config.params.deal * first.config.players
 
 
 class EventSink(Protocol):
@@ -591,7 +589,7 @@ class Table:
         def setup() -> _Referee:
             if len(events) == 1 and isinstance(events[0], GameStarted):
                 # Cut off inside the deal: deal again (from the seed: the same cards).
-                game = Game.new(events[0].config, registry=registry)
+                game = Game.new(events[0].config, registry=registry, keep_params=True)
                 written = 1
             else:
                 game = Game.from_events(events, registry=registry)
@@ -622,7 +620,7 @@ class Table:
 
         def setup() -> _Referee:
             if len(kept) == 1 and isinstance(kept[0], GameStarted):
-                game = Game.new(kept[0].config, registry=registry)
+                game = Game.new(kept[0].config, registry=registry, keep_params=True)
                 written = 1
             else:
                 game = Game.from_events(kept, registry=registry)

@@ -37,7 +37,7 @@ from .events import (
 )
 from .i18n import _
 from .rules import RuleSet, Step, decide_steps
-from .state import HAND_LIMIT, GameState, evolve, start, undo
+from .state import GameState, evolve, start, undo
 
 #: Events that end a turn.
 TURN_ENDS = (TurnEnded, GameEnded)
@@ -179,8 +179,8 @@ class LogChecker:
         self.count = 1
         #: Events that form the whole set-up and whole turns.
         self.complete = 1
-        #: How many events the set-up has: game_started, the shuffle, four cards each (S1).
-        self.setup = 2 + HAND_LIMIT * config.players
+        #: How many events the set-up has: game_started, the shuffle, the deal's cards (S1).
+        self.setup = 2 + config.params.deal * config.players
         self._log: list[Event] = [started]
         #: The event counts after which a turn may begin: where an undo may go back to.
         self._starts: set[int] = set()

@@ -23,7 +23,7 @@ from rich.style import Style
 from rich.text import Text
 
 from cinco.core.board import COORDINATES, RADIUS, space_at
-from cinco.core.state import FREE
+from cinco.core.state import BLOCKED, FREE
 
 #: Team colours from the Okabe–Ito colour-blind-safe palette, each with its own symbol.
 TEAM_COLOURS = ("#56B4E9", "#E69F00", "#CC79A7")
@@ -33,6 +33,9 @@ ASCII_SYMBOLS = ("o", "x", "#")
 TEAM_NAMES = ("blue", "orange", "pink")
 
 CELL_WIDTH = 4
+#: The symbol of a space the game's parameters block (no token may take it).
+BLOCKED_SYMBOL = "×"
+ASCII_BLOCKED = "-"
 #: Marks shown in the last column of a cell, in plain text and (for the last move) in colour.
 MARK_LEGAL = "*"
 MARK_LAST = "<"
@@ -109,6 +112,11 @@ def render_board(
             team = board[space] if board is not None else FREE
             mark = ""
             style = Style()
+            if team == BLOCKED:
+                symbol = ASCII_BLOCKED if ascii_only else BLOCKED_SYMBOL
+                label = _label(space, team, "", cell_width, symbol)
+                text.append(label, style="dim" if color else "")
+                continue
             if team != FREE:
                 style = team_style(team)
             if space in winning_line:

@@ -217,11 +217,29 @@ def _stdin_is_terminal() -> bool:
 
 
 @main.command()
-def rules() -> None:
-    """Print the rules of Cinco."""
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME",
+    help="Show only this variant's rules after the standard ones (repeatable).",
+)
+def rules(variants: tuple[str, ...]) -> None:
+    """Print the rules of Cinco, then each installed variant's (its description, the game
+    parameters it declares and its own rules text)."""
+    from cinco.core.registry import default_registry
     from cinco.frontends.terminal.rules_text import print_rules
 
-    print_rules()
+    known = default_registry().variants()
+    for name in variants:
+        if name not in known:
+            raise click.BadParameter(
+                _("Unknown variant {name!r}. Installed variants: {choices}.").format(
+                    name=name, choices=", ".join(sorted(known)) or "-"
+                ),
+                param_hint="--variant",
+            )
+    print_rules(variants)
 
 
 main.add_command(plugins)

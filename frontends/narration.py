@@ -40,7 +40,6 @@ from cinco.core.events import (
     Viewer,
 )
 from cinco.core.i18n import _
-from cinco.core.state import HAND_LIMIT
 from cinco.frontends.board_view import TEAM_NAMES
 
 
@@ -63,6 +62,24 @@ def join_names(names: list[str]) -> str:
     return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
+_NUMBER_WORDS = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+}
+
+
+def number_word(n: int) -> str:
+    """*n* in words up to ten (``five``), else in digits: for the rules' numbers in texts."""
+    return _(_NUMBER_WORDS[n]) if n in _NUMBER_WORDS else str(n)
+
+
 def team_label(config: GameConfig, team: int) -> str:
     """``blue (Ann and Cid)``."""
     names = join_names([seat_name(config, seat) for seat in config.seats_of(team)])
@@ -70,7 +87,18 @@ def team_label(config: GameConfig, team: int) -> str:
 
 
 def describe_result(config: GameConfig, result: GameEnded) -> str:
-    """How the game ended, in a sentence."""
+    """How the game ended, in a sentence (and the scores, when the game has them)."""
+    text = _describe_result(config, result)
+    if result.scores is not None:
+        scores = ", ".join(
+            _("{colour} {score}").format(colour=_(TEAM_NAMES[team % len(TEAM_NAMES)]), score=n)
+            for team, n in enumerate(result.scores)
+        )
+        text += " " + _("Scores: {scores}.").format(scores=scores)
+    return text
+
+
+def _describe_result(config: GameConfig, result: GameEnded) -> str:
     if result.winner is not None:
         members = [seat_name(config, seat) for seat in config.seats_of(result.winner)]
         line = "-".join(map(str, result.line or ()))
@@ -99,7 +127,7 @@ class Narrator:
         self.config = config
         self.viewer = viewer
         self.lines: list[LogLine] = []
-        self._deal_left = HAND_LIMIT * config.players if in_setup else 0
+        self._deal_left = config.params.deal * config.players if in_setup else 0
         self._first_seat: int | None = None
         self._turn: list[Event] = []
 
@@ -118,8 +146,14 @@ class Narrator:
             if isinstance(event, CardDrawn):
                 self._deal_left -= 1
                 if not self._deal_left and self._first_seat is not None:
+                    deal = self.config.params.deal
                     self._say(
-                        _("Four cards each were dealt; {name} begins.").format(
+                        _("{count} cards each were dealt; {name} begins.").format(
+                            count=number_word(deal).capitalize(),
+                            name=seat_name(self.config, self._first_seat),
+                        )
+                        if deal > 1
+                        else _("One card each was dealt; {name} begins.").format(
                             name=seat_name(self.config, self._first_seat)
                         )
                     )

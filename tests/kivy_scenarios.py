@@ -32,10 +32,12 @@ from kivy.core.window import Window  # noqa: E402
 from kivy.metrics import dp  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.behaviors import ButtonBehavior  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
 from kivy.uix.slider import Slider  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
+from cinco.core.commands import PlayCard  # noqa: E402
 from cinco.core.config import Layout  # noqa: E402
 from cinco.core.errors import RecordError  # noqa: E402
 from cinco.core.events import Event  # noqa: E402
@@ -127,6 +129,15 @@ def human_turn(app: CincoApp, rng: random.Random, prefer_play: bool = True) -> S
             board = screen.ids.board
             tap_at(*board.to_window(*board.space_centre(space)))
             yield 0.05
+            # A first tap only shows the token; a second tap or Confirm places it.
+            check(session.event_count == before, "a first tap on a space plays nothing")
+            check(app.pending == space and board.preview == space, f"{space} is previewed")
+            check(not screen.ids.confirm_button.disabled, "Confirm is offered")
+            if rng.random() < 0.5:
+                tap_at(*board.to_window(*board.space_centre(space)))
+            else:
+                tap(screen.ids.confirm_button)
+            yield 0.05
             state = session.public_view
             check(
                 state.board[space] == session.config.team_of(seat),
@@ -159,6 +170,12 @@ def human_turn(app: CincoApp, rng: random.Random, prefer_play: bool = True) -> S
     check(session.event_count > before, "the table recorded the turn")
 
 
+def reveal(app: CincoApp) -> Step:
+    """The next player taps the privacy screen, after its guard time."""
+    yield lambda: app.privacy_screen.ready
+    tap(app.privacy_screen)
+
+
 def play_to_end(app: CincoApp, rng: random.Random, max_turns: int = 400) -> Step:
     session = app.session
     assert session is not None
@@ -169,7 +186,7 @@ def play_to_end(app: CincoApp, rng: random.Random, max_turns: int = 400) -> Step
         if session.is_over:
             return
         if app.manager.current == "privacy":
-            tap(app.privacy_screen)
+            yield from reveal(app)
             yield settled(app)
         yield from human_turn(app, rng, prefer_play=False)
     raise Failed("the game did not end")
@@ -235,7 +252,7 @@ def hot_seat(app: CincoApp, folder: Path | None) -> Step:
         check(not app.game_screen.ids.hand.children, "no cards are on the game screen meanwhile")
         if _turn == 1:
             shot(app, folder, "kivy-privacy.png")
-        tap(app.privacy_screen)
+        yield from reveal(app)
         yield settled(app)
         check(app.manager.current == "game", "a tap shows the game")
         seat = session.to_move
@@ -295,7 +312,7 @@ def hot_seat_undo(app: CincoApp, folder: Path | None) -> Step:
     yield settled(app)
     session = app.session
     assert session is not None
-    tap(app.privacy_screen)
+    yield from reveal(app)
     yield settled(app)
     first = session.to_move
     board = session.public_view.board
@@ -306,9 +323,11 @@ def hot_seat_undo(app: CincoApp, folder: Path | None) -> Step:
     yield 0.05
     board_widget = app.game_screen.ids.board
     tap_at(*board_widget.to_window(*board_widget.space_centre(spaces[0])))
+    yield 0.05
+    tap(app.game_screen.ids.confirm_button)
     yield settled(app)
     check(app.manager.current == "privacy", "the tablet goes to the other person")
-    tap(app.privacy_screen)
+    yield from reveal(app)
     yield settled(app)
     other = session.to_move
     check(other != first, "the other person's turn")
@@ -320,7 +339,7 @@ def hot_seat_undo(app: CincoApp, folder: Path | None) -> Step:
     check(session.to_move == first and session.public_view.board == board, "the play is back")
     check(app.manager.current == "privacy", "the tablet goes back first (S2)")
     check(not app.game_screen.ids.hand.children, "no cards meanwhile")
-    tap(app.privacy_screen)
+    yield from reveal(app)
     yield settled(app)
     check(hand_cards(app) == sorted(hand), f"{name}'s cards as they were")
 
@@ -726,10 +745,13 @@ def walk(widget: Any) -> Iterator[Any]:
 
 
 def shown(widget: Any) -> bool:
-    """Drawn and of some size: no ancestor hidden (opacity 0) or squeezed to nothing."""
+    """Drawn: of some size, and neither it nor an ancestor hidden (opacity 0). An ancestor
+    squeezed to nothing does not hide it: Kivy draws what overflows."""
+    if widget.width < 1 or widget.height < 1:
+        return False
     node = widget
     while node is not None and node is not node.parent:
-        if node.opacity == 0 or node.width < 1 or node.height < 1:
+        if node.opacity == 0:
             return False
         node = node.parent
     return True
@@ -784,6 +806,25 @@ def check_layout(app: CincoApp, name: str, label: str) -> dict[str, float]:
             check(box[3] - box[1] >= least, f"{what} is lower than 48 dp")
         if board_box is not None:
             check(not overlaps(box, board_box), f"{what} is under the board {board_box}")
+    # No control on top of another or of a text (one inside another is a spinner's parts).
+    shown_controls = [(w, window_box(w)) for w in controls(screen) if scroller(w) is None]
+    texts = [
+        (w, window_box(w))
+        for w in walk(screen)
+        if isinstance(w, Label)
+        and not isinstance(w, ButtonBehavior)
+        and w.text
+        and shown(w)
+        and scroller(w) is None
+    ]
+    for i, (one, box) in enumerate(shown_controls):
+        for other, other_box in shown_controls[i + 1 :] + texts:
+            nested = one in list(walk(other)) or other in list(walk(one))
+            check(
+                nested or not overlaps(box, other_box),
+                f"{where}: {getattr(one, 'text', one)!r} {box} overlaps "
+                f"{getattr(other, 'text', other)!r} {other_box}",
+            )
     result: dict[str, float] = {}
     if board is not None:
         panel = screen.ids.get("panel")
@@ -795,7 +836,10 @@ def check_layout(app: CincoApp, name: str, label: str) -> dict[str, float]:
         for card in cards:
             box = window_box(card)
             check(
-                shown(card) and box[0] >= -1 and box[2] <= width + 1 and box[1] >= -1
+                shown(card)
+                and box[0] >= -1
+                and box[2] <= width + 1
+                and box[1] >= -1
                 and box[3] <= height + 1,
                 f"{where}: card {card.number} is not all on screen ({box})",
             )
@@ -807,6 +851,12 @@ def layout_sizes() -> list[tuple[int, int]]:
     the first is the size the app opened at."""
     text = os.environ.get("CINCO_LAYOUT_SIZES") or f"{Window.width}x{Window.height}"
     return [(int(w), int(h)) for w, h in (size.split("x") for size in text.split(","))]
+
+
+def resize(size: tuple[int, int]) -> Step:
+    """Resize the window (a rotation, when width and height swap) and wait until it has."""
+    Window.size = size
+    yield lambda: (Window.width, Window.height) == size
 
 
 def layout(app: CincoApp, folder: Path | None) -> Step:
@@ -822,9 +872,8 @@ def layout(app: CincoApp, folder: Path | None) -> Step:
         label = f"{width}x{height}@{density:g}"
         tag = f"{width}x{height}-{density:g}"
         if (Window.width, Window.height) != (width, height):
-            Window.size = (width, height)
-            yield lambda: (Window.width, Window.height) == (width, height)
-        yield 0.4
+            yield from resize((width, height))
+        yield 0.25
         # The start screen: in portrait too, players, teams and variants show at once,
         # and Continue / Replay sit below the title.
         app.show_start()
@@ -833,12 +882,16 @@ def layout(app: CincoApp, folder: Path | None) -> Step:
         check_layout(app, "start", label)
         start = app.start_screen
         title = window_box(start.ids.title_row)
-        upright = [] if width > height else [
-            *start.ids.players.children,
-            *start.ids.layouts.children,
-            *start.ids.variants.children,
-            start.ids.start_button,
-        ]
+        upright = (
+            []
+            if width > height
+            else [
+                *start.ids.players.children,
+                *start.ids.layouts.children,
+                *start.ids.variants.children,
+                start.ids.start_button,
+            ]
+        )
         for widget in upright:
             box = window_box(widget)
             check(box[1] >= 0 and box[3] <= title[1] + 1, f"{label}: {widget.text!r} shows {box}")
@@ -852,7 +905,7 @@ def layout(app: CincoApp, folder: Path | None) -> Step:
         check_layout(app, "privacy", label)
         shot(app, folder, f"kivy-privacy-{tag}.png")
         yield lambda: app.privacy_screen.ready
-        tap(app.privacy_screen)
+        yield from reveal(app)
         yield settled(app)
         session = app.session
         assert session is not None
@@ -861,7 +914,7 @@ def layout(app: CincoApp, folder: Path | None) -> Step:
         yield 0.1
         board = app.game_screen.ids.board
         tap_at(*board.to_window(*board.space_centre(spaces[-1])))
-        yield 0.3
+        yield 0.1
         check(app.pending == spaces[-1], f"{label}: a first tap previews")
         metrics = check_layout(app, "game", label)
         check(len(app.game_screen.ids.hand.children) == 4, "the whole hand")
@@ -869,14 +922,12 @@ def layout(app: CincoApp, folder: Path | None) -> Step:
         if n + 1 < len(layout_sizes()):
             # Turn the window with the preview showing: still there, still laid out.
             after = layout_sizes()[n + 1]
-            Window.size = after
-            yield lambda: (Window.width, Window.height) == after
-            yield 0.4
+            yield from resize(after)
+            yield 0.25
             check(app.pending == spaces[-1] and board.preview == spaces[-1], "preview kept")
             check_layout(app, "game", f"{after[0]}x{after[1]}@{density:g} (turned)")
-            Window.size = (width, height)
-            yield lambda: (Window.width, Window.height) == (width, height)
-            yield 0.4
+            yield from resize((width, height))
+            yield 0.25
         # The end of a game, and its replay.
         app.resume(finished)
         yield lambda: app.manager.current == "over"
@@ -894,6 +945,200 @@ def layout(app: CincoApp, folder: Path | None) -> Step:
             least = 35 if height > width else 32
             check(metrics["hex"] >= least, f"{label}: cells are {metrics['hex']:.1f} dp wide")
     print("; ".join(report), file=sys.__stdout__, flush=True)
+
+
+# -- touch that forgives, privacy kept, Back and pause -------------------------------------------
+
+
+def space_point(app: CincoApp, space: int) -> tuple[float, float]:
+    board = app.game_screen.ids.board
+    return board.to_window(*board.space_centre(space))  # type: ignore[no-any-return]
+
+
+def touches(app: CincoApp, folder: Path | None) -> Step:
+    """Two people, touches of real length: a brush plays nothing; a tap previews, anything
+    else cancels, a second tap plays on its lift; a finger held through the move, or one that
+    went down before the privacy screen came, or a tap within its guard time, never reveals
+    the next hand; Back asks before leaving; pausing hides the hand; Burn leaves Draw and
+    Exchange as wide as before."""
+    yield settled(app)
+    session = app.session
+    assert session is not None
+    check(app.manager.current == "privacy", "the privacy screen first")
+    # Within the guard time a tap does nothing.
+    app.privacy_screen.show(session)
+    tap(app.privacy_screen)
+    yield 0.1
+    check(app.manager.current == "privacy" and app.shown is None, "no reveal within 0.6 s")
+    yield from reveal(app)
+    yield settled(app)
+    check(app.manager.current == "game", "a deliberate tap reveals")
+    seat = session.to_move
+    screen = app.game_screen
+    card, spaces = next((c, s) for c, s in session.legal().plays if len(s) >= 2)
+    tap(screen.card_button(card))
+    yield 0.05
+    target, other = spaces[0], spaces[1]
+    events = session.event_count
+    # A brush: down on a lit space, slide off to another, lift: nothing.
+    touch = UnitTestTouch(*space_point(app, target))
+    touch.touch_down()
+    yield 0.15
+    touch.touch_move(*space_point(app, other))
+    touch.touch_up()
+    yield 0.05
+    check(session.event_count == events and app.pending is None, "a brush plays nothing")
+    # Down on a space: nothing until the lift.
+    touch = UnitTestTouch(*space_point(app, target))
+    touch.touch_down()
+    yield 0.3
+    check(app.pending is None, "nothing happens on touch-down")
+    touch.touch_up()
+    yield 0.05
+    check(app.pending == target and session.event_count == events, "the lift previews")
+    # Anything else cancels: a space that is not lit, the card again, the panel.
+    unlit = next(n for n in range(1, 91) if n not in spaces and session.public_view.board[n] < 0)
+    tap_at(*space_point(app, unlit))
+    yield 0.05
+    check(app.pending is None and session.event_count == events, "an unlit space cancels")
+    tap_at(*space_point(app, target))
+    yield 0.05
+    tap_at(*screen.ids.reason.to_window(*screen.ids.reason.center))
+    yield 0.05
+    check(app.pending is None, "a tap on the panel cancels")
+    tap_at(*space_point(app, target))
+    yield 0.05
+    tap(screen.card_button(card))
+    yield 0.05
+    check(app.pending is None and app.selected is None, "the card again cancels")
+    tap(screen.card_button(card))
+    yield 0.05
+    tap_at(*space_point(app, target))
+    yield 0.05
+    check(app.pending == target, "previewed again")
+    shot(app, folder, "kivy-preview.png")
+    # Another finger rests on the panel meanwhile; the second tap is held half a second.
+    resting = UnitTestTouch(*screen.ids.piles.to_window(*screen.ids.piles.center))
+    resting.touch_down()
+    held = UnitTestTouch(*space_point(app, target))
+    held.touch_down()
+    yield 0.5
+    check(session.event_count == events, "held: not played yet")
+    held.touch_up()
+    yield 0.05
+    check(session.public_view.board[target] == session.config.team_of(seat), "played on lift")
+    yield settled(app)
+    check(app.manager.current == "privacy", "the tablet is passed")
+    resting.touch_up()  # the lift of a touch that began on the game screen
+    yield 0.8
+    check(app.manager.current == "privacy" and app.shown is None, "a stale lift never reveals")
+    check(not screen.ids.hand.children, "no hand on screen")
+    # Before passing the tablet the mover may take the move back, from the privacy screen.
+    name = session.config.seats[seat].name
+    take_back = app.privacy_screen.ids.take_back_button
+    check(name in app.privacy_screen.take_back and not take_back.disabled, "Take back offered")
+    shot(app, folder, "kivy-take-back.png")
+    board_before = list(session.public_view.board)
+    tap(take_back)
+    yield settled(app)
+    check(session.public_view.board[target] < 0 and session.to_move == seat, "taken back")
+    check(app.manager.current == "privacy" and not app.privacy_screen.take_back, "and asked")
+    check(board_before[target] >= 0, "it had been played")
+    yield from reveal(app)
+    yield settled(app)
+    check(app.shown == seat and app.game_screen.can_hide, "the mover's cards again; Hide shown")
+    tap(screen.ids.hide_button)
+    yield settled(app)
+    check(app.manager.current == "privacy" and not screen.ids.hand.children, "Hide hides")
+    yield from reveal(app)
+    yield settled(app)
+    tap(screen.card_button(card))
+    yield 0.05
+    tap_at(*space_point(app, target))
+    yield 0.05
+    tap(screen.ids.confirm_button)
+    yield settled(app)
+    check(session.public_view.board[target] >= 0, "played again, with Confirm")
+    yield from reveal(app)
+    yield settled(app)
+    check(app.shown == session.to_move != seat, "the next player's hand, on their tap")
+    # Burn, then no burn: Draw and Exchange as wide as before.
+    draw, exchange = screen.ids.draw_button, screen.ids.exchange_button
+    widths = (draw.width, exchange.width)
+    screen.burn_text = "Burn 5"
+    yield 0.1
+    check(draw.width < widths[0], "Burn takes its share")
+    screen.burn_text = ""
+    yield 0.1
+    check(abs(draw.width - widths[0]) < 1 and abs(exchange.width - widths[1]) < 1, "as before")
+    # Back asks before leaving a game; Stay keeps it, Leave goes to the start screen.
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    yield 0.3
+    check(app.leave_popup is not None, "Back asks before leaving the game")
+    window_shot(folder, "kivy-leave.png")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    yield 0.3
+    check(app.leave_popup is None and app.manager.current == "game", "Back again stays")
+    # Pausing (Android) takes the hand off the screen; resuming passes the tablet first.
+    check(app.on_pause() is True, "the app may pause")
+    check(not screen.ids.hand.children, "no hand while paused")
+    app.on_resume()
+    yield settled(app)
+    check(app.manager.current == "privacy", "back from a pause: the privacy screen")
+    yield from reveal(app)
+    yield settled(app)
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    yield 0.3
+    popup = app.leave_popup
+    check(popup is not None, "asked again")
+    tap(popup.ids.leave_button)
+    yield settled(app)
+    check(app.manager.current == "start", "Leave goes to the start screen")
+    check(session.path in unfinished_games(), "and the game is kept to continue")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    yield 0.1
+    check(app.manager.current == "start", "Back on the start screen is Android's (leaves)")
+
+
+class FrameCounter:
+    """Counts the frames Kivy draws from its creation until :meth:`stop`."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+        self.began = time.monotonic()
+        self.event = Clock.schedule_interval(self.tick, 0)
+
+    def tick(self, _dt: float) -> None:
+        self.frames += 1
+
+    def stop(self) -> tuple[float, float]:
+        """Frames per second, and over how many seconds."""
+        self.event.cancel()
+        took = time.monotonic() - self.began
+        return self.frames / took, took
+
+
+def fps(app: CincoApp, folder: Path | None) -> Step:
+    """A benchmark, not a test (``python tests/kivy_scenarios.py fps``): frames drawn per
+    second while idle, then while ``ismcts:hard`` thinks, over three of its turns."""
+    yield settled(app)
+    idle = FrameCounter()
+    yield 1.0
+    print(f"idle: {idle.stop()[0]:.0f} fps", file=sys.__stdout__, flush=True)
+    rates = []
+    for _turn in range(3):
+        yield settled(app)
+        session = app.session
+        assert session is not None
+        if session.is_over:
+            break
+        card, spaces = next((c, s) for c, s in session.legal().plays if s)
+        app.act(PlayCard(session.to_move, card, spaces[0]))
+        counter = FrameCounter()
+        yield lambda: not app.thinking
+        rates.append(counter.stop())
+    text = ", ".join(f"{rate:.0f} fps over {took:.1f} s" for rate, took in rates)
+    print(f"while ismcts:hard thinks: {text}", file=sys.__stdout__, flush=True)
 
 
 SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]] = {
@@ -916,6 +1161,8 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
     "open_record_file": (open_record_file, PlayOptions(delay=0.0)),
     "open_bad_files": (open_bad_files, PlayOptions(delay=0.0)),
     "layout": (layout, PlayOptions(delay=0.0)),
+    "fps": (fps, PlayOptions(players=2, bots={1: ("ismcts", "hard")}, seed=3, delay=0.0)),
+    "touches": (touches, PlayOptions(players=2, names={0: "Ann", 1: "Bob"}, seed=14, delay=0.0)),
     "docs": (
         docs,
         PlayOptions(

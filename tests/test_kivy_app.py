@@ -34,7 +34,8 @@ def display() -> Iterator[str]:
         pytest.skip("no display and Xvfb is not installed (apt-get install xvfb)")
     read, write = os.pipe()
     process = subprocess.Popen(
-        [xvfb, "-displayfd", str(write), "-screen", "0", "1280x1280x24", "-nolisten", "tcp"],
+        # Large enough for a 2560×1600 tablet's window either way up.
+        [xvfb, "-displayfd", str(write), "-screen", "0", "2600x2600x24", "-nolisten", "tcp"],
         pass_fds=(write,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -52,7 +53,13 @@ def display() -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def run(scenario: str, display: str, data: Path, shots: Path | None = None) -> None:
+def run(
+    scenario: str,
+    display: str,
+    data: Path,
+    shots: Path | None = None,
+    extra: dict[str, str] | None = None,
+) -> None:
     env = {
         **os.environ,
         "DISPLAY": display,
@@ -61,6 +68,7 @@ def run(scenario: str, display: str, data: Path, shots: Path | None = None) -> N
         "KIVY_NO_ARGS": "1",
         "KIVY_NO_CONSOLELOG": "1",
         "KIVY_NO_FILELOG": "1",
+        **(extra or {}),
     }
     command = [sys.executable, str(SCENARIOS), scenario]
     if shots is not None:
@@ -68,6 +76,42 @@ def run(scenario: str, display: str, data: Path, shots: Path | None = None) -> N
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert result.returncode == 0, f"{scenario} failed:\n{result.stdout}\n{result.stderr}"
     assert f"{scenario} OK" in result.stdout
+    print(result.stdout)
+
+
+#: (density, window sizes in pixels): the first size opens the window; the others are the
+#: window turned or resized while the app runs (a rotation). Phone, 8" and 10–12" tablets.
+LAYOUTS = {
+    "phone-and-tablet@2": ("2", "720x1280,1280x720,2048x1536"),
+    "tablet@1.5": ("1.5", "1280x800,800x1280"),
+    "tablet@3": ("3", "2560x1600"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_every_screen_fits_the_window(display: str, tmp_path: Path, name: str) -> None:
+    """At each size and density, and after the window turns mid-game: every button, toggle,
+    spinner and card of every screen inside the window (or inside a panel that scrolls),
+    at least 48 dp, never under the board; the whole hand on screen; in portrait the start
+    screen shows players, teams, variants and Start at once, below the title; on a phone the
+    board's cells are at least 35 dp wide upright (32 on its side)."""
+    density, sizes = LAYOUTS[name]
+    first = sizes.split(",")[0].split("x")
+    extra = {
+        "KIVY_METRICS_DENSITY": density,
+        "KCFG_GRAPHICS_WIDTH": first[0],
+        "KCFG_GRAPHICS_HEIGHT": first[1],
+        "CINCO_LAYOUT_SIZES": sizes,
+    }
+    run("layout", display, tmp_path, extra=extra)
+
+
+def test_touch_forgives_and_keeps_privacy(display: str, tmp_path: Path) -> None:
+    """Touch-up, preview and confirm, cancel; the privacy screen reveals only on a tap that
+    began on it after its guard time (a held finger, a resting one, a quick tap never do);
+    Back asks before leaving a game; pause hides the hand and resume passes the tablet;
+    Burn leaves Draw and Exchange their width."""
+    run("touches", display, tmp_path)
 
 
 def test_complete_game_by_touch(display: str, tmp_path: Path) -> None:

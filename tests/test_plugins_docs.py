@@ -109,7 +109,13 @@ def test_hook_reference_examples_run(
     plugins: list[object] = [plugin]
     variants: list[str] = []
     classes = [v for v in namespace.values() if isinstance(v, type) and hasattr(v, hook)]
-    if classes and hook in ("cinco_legal_spaces", "cinco_game_end"):
+    rule_hooks = (
+        "cinco_legal_spaces",
+        "cinco_game_end",
+        "cinco_game_params",
+        "cinco_action_allowed",
+    )
+    if classes and hook in rule_hooks:
         rules = classes[0]()
 
         class Wrapper:
@@ -129,5 +135,5 @@ def test_hook_reference_examples_run(
         game.play_bots()
         assert game.is_over
         assert not [e for e in game.events if e.type == "notice"], hook
-    if (hook.startswith("cinco_game") and hook != "cinco_game_end") or hook == "cinco_event":
+    if hook in ("cinco_game_started", "cinco_game_ended", "cinco_event"):
         assert capsys.readouterr().out  # the lifecycle examples print

@@ -21,7 +21,19 @@ from cinco import CardPlayed, GameStarted, load_record
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "examples"
-PACKAGES = ("cinco-lucky7", "cinco-neighbourly")
+PACKAGES = (
+    "cinco-lucky7",
+    "cinco-neighbourly",
+    "cinco-hand-of-five",
+    "cinco-no-exchange",
+    "cinco-four-in-a-row",
+)
+#: The hook API 2 examples: distribution, variant, and the parameters it records.
+VARIANTS = (
+    ("cinco-hand-of-five", "hand5", {"hand_limit": 5, "deal": 5, "exchange_size": 5}),
+    ("cinco-no-exchange", "no-exchange", None),
+    ("cinco-four-in-a-row", "four-in-a-row", {"winning_length": 4}),
+)
 
 
 def pip_install(sources: Sequence[Path], target: Path) -> None:
@@ -50,7 +62,7 @@ def pip_install(sources: Sequence[Path], target: Path) -> None:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding both example distributions, installed by pip."""
+    """A folder holding every example distribution, installed by pip."""
     sources = tmp_path_factory.mktemp("example-sources")
     copies = []
     for name in PACKAGES:
@@ -159,6 +171,55 @@ def test_simulate_with_the_example_variant_and_bot(site: Path, tmp_path: Path) -
         replay = cinco(["replay", str(path), "--json"], site)
         assert replay.returncode == 0, replay.stderr
         assert json.loads(replay.stdout)
+
+
+@pytest.mark.parametrize(("distribution", "variant", "params"), VARIANTS)
+def test_api_2_variants_are_played_by_every_bot(
+    site: Path, tmp_path: Path, distribution: str, variant: str, params: dict[str, int] | None
+) -> None:
+    """Each hook API 2 example is listed as API 2, and played by random, greedy and ismcts with
+    no replaced move; its records hold its parameters and replay with the rules checked."""
+    listing = json.loads(cinco(["plugins", "--json"], site).stdout)
+    plugins = {plugin["distribution"]: plugin for plugin in listing["plugins"]}
+    assert plugins[distribution]["hook_api"] == 2
+    assert listing["problems"] == []
+    rules = cinco(["rules", "--variant", variant], site)
+    assert rules.returncode == 0, rules.stderr
+    assert f"### {variant}" in rules.stdout
+    if params:
+        assert "Game parameters:" in rules.stdout
+    records = tmp_path / "records"
+    result = cinco(
+        [
+            "simulate",
+            "--variant",
+            variant,
+            "--bots",
+            "ismcts:easy,greedy,random",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--records",
+            str(records),
+            "--json",
+        ],
+        site,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 3
+    for path in sorted(records.glob("*.jsonl")):
+        events = load_record(path, check_rules=False).events
+        started = events[0]
+        assert isinstance(started, GameStarted) and started.config.variants == (variant,)
+        assert started.config.params.to_dict() == (params or {})
+        assert not [e for e in events if e.type == "notice"]  # no bot_replaced
+        if variant == "no-exchange":
+            assert not [e for e in events if e.type == "hand_discarded"]
+        replay = cinco(["replay", str(path), "--json"], site)
+        assert replay.returncode == 0, replay.stderr
 
 
 def test_the_examples_own_tests_pass_once_installed(site: Path, tmp_path: Path) -> None:

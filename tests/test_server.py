@@ -350,3 +350,22 @@ def test_store_doctests() -> None:
     from cinco.frontends.net import store
 
     assert doctest.testmod(store).failed == 0
+
+
+def test_a_finished_game_can_be_watched_after_a_restart(db: Path) -> None:
+    with TestClient(create_app(db)) as first:
+        table = new_table(first, bots={"1": "greedy", "2": "random"})  # bots only: starts now
+        with first.websocket_connect("/ws/watch", headers=auth(table["watch"])) as ws:
+            ws.send_text(msg("subscribe", after=-1))
+            live: list[Frame] = []
+            until(ws, _ended, live)
+    with TestClient(create_app(db)) as second:
+        with second.websocket_connect("/ws/watch", headers=auth(table["watch"])) as ws:
+            ws.send_text(msg("subscribe", after=-1))
+            again: list[Frame] = []
+            until(ws, _ended, again)
+            assert until(ws, is_answer)["type"] == "accepted"  # the subscription's answer
+            ws.send_text(msg("submit", command={"kind": "draw", "seat": 0}))
+            assert until(ws, is_answer)["code"] == "not_seated"
+        events = [f for f in again if f["type"] == "event"]
+        assert events == [f for f in live if f["type"] == "event"]

@@ -170,3 +170,22 @@ def test_kill_9_and_restart_the_game_goes_on(server: Server) -> None:
     referee = [event_from_dict(json.loads(line)) for line in lines]
     assert isinstance(referee[-1], GameEnded)
     assert [e.event for e in session.view.log] == [e.seen_by(seat["seat"]) for e in referee]
+
+
+def test_a_person_joins_in_the_terminal_and_leaves(server: Server) -> None:
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 2, "bots": {"2": "greedy"}})
+    person = subprocess.run(
+        [str(CINCO), "join", server.url, table["code"], "--name", "Ann"],
+        input="99\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert person.returncode == 0, person.stderr
+    out = person.stdout
+    assert "Ann's hand" in out and "You have no 99" in out  # the table's refusal, in words
+    assert "your seat is free" in out
+    free = [t for t in lobby.tables() if t["table"] == table["table"]]
+    assert free and free[0]["seats"][0]["free"] and free[0]["seats"][0]["name"] == "Ann"

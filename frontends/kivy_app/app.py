@@ -311,6 +311,18 @@ class CincoApp(App):  # type: ignore[misc]
         if self.session is not None and self.manager.current == "game":
             self.render(thinking=self.thinking)
 
+    def hide(self) -> None:
+        """Take the hand off the screen (Hide); the privacy screen asks for a tap again."""
+        session = self.session
+        if session is None or len(session.humans) < 2 or self.manager.current != "game":
+            return
+        self.pending = None
+        self.selected = None
+        self.shown = None
+        self.game_screen.clear_hand()
+        self.privacy_screen.show(session)
+        self.show("privacy")
+
     def reveal(self) -> None:
         """The next player took the tablet and tapped: show their cards."""
         if self.session is None:

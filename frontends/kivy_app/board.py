@@ -18,7 +18,7 @@ from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
 from cinco.core.board import RADIUS, SPACES, coordinates, space_at
-from cinco.core.state import FREE
+from cinco.core.state import BLOCKED, FREE
 
 from . import theme
 
@@ -199,9 +199,9 @@ class BoardWidget(Widget):  # type: ignore[misc]
             return self.uid in touch.ud  # the ungrabbed copy of our own touch
         touch.ungrab(self)
         began = touch.ud.get(self.uid)
-        if began is not None and self.interactive and self.collide_point(*touch.pos):
-            if self.space_at_point(*touch.pos) == began:
-                self.dispatch("on_space", began)
+        lifted = self.space_at_point(*touch.pos) if self.collide_point(*touch.pos) else None
+        if began is not None and self.interactive and lifted == began:
+            self.dispatch("on_space", began)
         return True
 
     def on_space(self, space: int) -> None:
@@ -254,7 +254,11 @@ class BoardWidget(Widget):  # type: ignore[misc]
                 if number in line:
                     Color(*theme.ACCENT)
                     fill_polygon(hex_points(cx, cy, size * 0.94, not turned))
-                if team == FREE:
+                if team == BLOCKED:
+                    # A space a variant blocks: no token can go there, so it is drawn empty.
+                    Color(*theme.CENTRE)
+                    fill_polygon(hex_points(cx, cy, size * 0.94, not turned))
+                elif team == FREE:
                     texture = text_texture(str(number), font)
                     Color(*theme.CELL_TEXT)
                     Rectangle(
@@ -274,11 +278,15 @@ class BoardWidget(Widget):  # type: ignore[misc]
             for number, team, cx, cy in tokens:
                 self._draw_token(number, team, cx, cy, size, token_font)
             if self.preview and board[self.preview] == FREE:
-                # The token a tap would place, faint, with a ring: tap again to confirm.
+                # The token a tap would place, a little faint, in a white ring with a dark
+                # edge (it shows on a lit space too): tap again to confirm.
                 cx, cy = self.space_centre(self.preview)
-                self._draw_token(self.preview, int(self.preview_team), cx, cy, size, token_font, 0.55)
-                Color(*theme.LEGAL_EDGE)
-                Line(circle=(cx, cy, size * 0.92), width=dp(2.5))
+                team = int(self.preview_team)
+                self._draw_token(self.preview, team, cx, cy, size, token_font, 0.8)
+                Color(0.1, 0.12, 0.16, 0.9)
+                Line(circle=(cx, cy, size * 0.95 + dp(2.5)), width=dp(1.2))
+                Color(1, 1, 1, 1)
+                Line(circle=(cx, cy, size * 0.95), width=dp(2.5))
 
     def _draw_token(
         self,

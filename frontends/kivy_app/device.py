@@ -28,7 +28,7 @@ def keep_screen_on(on: bool) -> None:
     activity = autoclass("org.kivy.android.PythonActivity").mActivity
     flag = autoclass("android.view.WindowManager$LayoutParams").FLAG_KEEP_SCREEN_ON
 
-    @run_on_ui_thread  # type: ignore[misc]
+    @run_on_ui_thread  # type: ignore[untyped-decorator]
     def apply() -> None:
         window = activity.getWindow()
         if on:

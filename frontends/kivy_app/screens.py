@@ -27,6 +27,7 @@ from cinco.core.state import FREE, GameState, fold
 from cinco.frontends.narration import Narrator
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions
 
+from .board import BoardWidget
 from .session import (
     TableSession,
     autosave_dir,
@@ -35,7 +36,6 @@ from .session import (
     turn_boundaries,
     unfinished_games,
 )
-from .board import BoardWidget
 from .widgets import CardButton, PlayerRow, SeatRow
 
 if TYPE_CHECKING:
@@ -100,6 +100,10 @@ class BoardScreen(Screen):  # type: ignore[misc]
     gap = NumericProperty(12)
     board_size = ListProperty([400, 400])
     player_cols = NumericProperty(1)
+    #: The panel is narrow: smaller button text.
+    narrow = BooleanProperty(False)
+    #: A phone held upright: Undo and Menu beside the status, not in a row of their own.
+    buttons_on_top = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -125,10 +129,14 @@ class BoardScreen(Screen):  # type: ignore[misc]
         # A phone, or a small tablet held upright: the board first, a tight panel below.
         self.compact = min(width, height) < dp(480) or (self.portrait and height < dp(1000))
         self.gap = dp(4) if self.compact else dp(12)
+        self.buttons_on_top = self.compact and self.portrait
         need = self.panel_need()
         self.board_size = list(board_box(width, height, self.gap, self.portrait, need))
-        panel_width = width - 2 * self.gap if self.portrait else width - 3 * self.gap - self.board_size[0]
-        self.player_cols = 2 if panel_width >= dp(300) else 1
+        panel_width = (
+            width - 2 * self.gap if self.portrait else width - 3 * self.gap - self.board_size[0]
+        )
+        self.narrow = panel_width < dp(400)
+        self.player_cols = 2 if panel_width >= dp(440) or self.buttons_on_top else 1
         self.after_relayout(panel_width)
 
     def after_relayout(self, panel_width: float) -> None:
@@ -187,7 +195,8 @@ class StartScreen(Screen):  # type: ignore[misc]
         self.player_counts = registry.player_counts()
         self.players = options.players or (2 if 2 in self.player_counts else self.player_counts[0])
         self.layout_name = options.layout
-        self.chosen_variants = set(options.variants)
+        # A list, not a set: the order of the variants decides how their parameters combine.
+        self.chosen_variants = list(options.variants)
         self.bot_names = sorted(registry.bots())
         ids = self.ids
         for n in self.player_counts:
@@ -251,9 +260,11 @@ class StartScreen(Screen):  # type: ignore[misc]
 
     def toggle_variant(self, name: str, state: str) -> None:
         if state == "down":
-            self.chosen_variants.add(name)
+            if name not in self.chosen_variants:
+                self.chosen_variants.append(name)
         else:
-            self.chosen_variants.discard(name)
+            if name in self.chosen_variants:
+                self.chosen_variants.remove(name)
 
     def teams(self) -> int:
         try:
@@ -315,7 +326,7 @@ class StartScreen(Screen):  # type: ignore[misc]
         return PlayOptions(
             players=self.players,
             layout=self.layout_name,
-            variants=tuple(sorted(self.chosen_variants)),
+            variants=tuple(self.chosen_variants),
             bots={s: b for s, b in self.bots.items() if s < self.players},
             names={s: n for s, n in self.names.items() if s < self.players},
         )
@@ -356,8 +367,17 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
     GUARD = 0.6
     shown_at = 0.0
 
+    #: "Take back Ann's move", while the one who just moved may still do so.
+    take_back = StringProperty("")
+
     def show(self, session: TableSession) -> None:
         self.shown_at = time.monotonic()
+        undo = session.undo_seat()
+        self.take_back = (
+            _("Take back {name}'s move").format(name=session.config.seats[undo].name)
+            if session.can_undo and undo is not None and undo != session.to_move
+            else ""
+        )
         seat = session.to_move
         name = session.config.seats[seat].name
         self.title = _("Pass the tablet to {name}").format(name=name)
@@ -377,6 +397,8 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
     def on_touch_down(self, touch: Any) -> bool:
         if not self.showing():
             return False
+        if self.take_back and super().on_touch_down(touch):
+            return True  # the take-back button (hidden and disabled, it takes no touch)
         # Only a touch that begins here, after the guard time, may reveal on its lift.
         if self.ready and self.collide_point(*touch.pos):
             touch.ud[self.uid] = True
@@ -385,6 +407,8 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
     def on_touch_up(self, touch: Any) -> bool:
         if not self.showing():
             return False
+        if self.take_back and super().on_touch_up(touch):
+            return True
         if touch.ud.get(self.uid) and self.collide_point(*touch.pos):
             app().reveal()
         return True
@@ -414,6 +438,8 @@ class GameScreen(BoardScreen):
     can_exchange = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     undo_text = StringProperty("")
+    #: Several people play and a hand shows: "Hide" takes it off the screen.
+    can_hide = BooleanProperty(False)
 
     def on_compact(self, _screen: Any, _compact: bool) -> None:
         app().rerender()  # the panel's words are shorter on a phone
@@ -422,9 +448,9 @@ class GameScreen(BoardScreen):
         """The panel's height below the board in portrait: what must show (status, players,
         hand, actions, reasons), Undo and Menu, and a little of the move log on a tablet."""
         need = float(self.ids.panel.minimum_height)
-        if self.compact:
-            return need + 2 * dp(6) + dp(4)
-        return need + 2 * dp(12) + 3 * dp(8) + dp(48) + dp(22) + dp(72)
+        if self.buttons_on_top:
+            return need + 2 * float(dp(6)) + float(dp(4))
+        return need + 2 * float(dp(12)) + 3 * float(dp(8)) + float(dp(48 + 22 + 72))
 
     def after_relayout(self, panel_width: float) -> None:
         ids = self.ids
@@ -433,8 +459,8 @@ class GameScreen(BoardScreen):
             inner, len(ids.hand.children), self.compact, float(self.height)
         )
         # Phone-sized: Undo and Menu beside the status line, not in a row of their own.
-        row = ids.top_row if self.compact else ids.bottom_row
-        for button in (ids.undo_button, ids.menu_button):
+        row = ids.top_row if self.buttons_on_top else ids.bottom_row
+        for button in (ids.hide_button, ids.undo_button, ids.menu_button):
             if button.parent is not row:
                 button.parent.remove_widget(button)
                 row.add_widget(button)
@@ -458,7 +484,7 @@ class GameScreen(BoardScreen):
         board.preview = pending if mine and pending else 0
         board.preview_team = config.team_of(session.to_move)
         self.confirm_text = (
-            _("Place {card} on {space}").format(card=selected, space=pending)
+            _("Place on {space}").format(space=pending)
             if mine and pending and selected is not None
             else ""
         )
@@ -468,7 +494,7 @@ class GameScreen(BoardScreen):
         else:
             board.last = 0
         self.render_players(session, view)
-        self.piles = _("Draw pile {draw}  ·  discard pile {discard}").format(
+        self.piles = _("Draw pile {draw} · discards {discard}").format(
             draw=len(view.draw_pile), discard=len(view.discard_pile)
         )
         self.render_hand(session, view, viewer, selected, mine)
@@ -497,6 +523,7 @@ class GameScreen(BoardScreen):
         self.reason = message or self.reasons(session, mine, selected)
         self.can_undo = not thinking and session.can_undo
         self.undo_text = undo_label(session, viewer)
+        self.can_hide = len(session.humans) > 1 and viewer is not None and not session.is_over
         self.log = "\n".join(session.log(limit=60))
         self.ids.log_scroll.scroll_y = 0
 
@@ -565,6 +592,7 @@ class GameScreen(BoardScreen):
     def clear_hand(self) -> None:
         self.ids.hand.clear_widgets()
         self.hand_title = _("HANDS ARE HIDDEN")
+        self.can_hide = False
 
     def space_tapped(self, space: int) -> None:
         app().tap_space(space)

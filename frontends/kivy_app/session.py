@@ -51,7 +51,7 @@ from cinco.core.saves import (
     saved_games,
     unfinished_games,
 )
-from cinco.core.state import HAND_LIMIT, GameState
+from cinco.core.state import GameState
 from cinco.core.table import SeatHandle, Table, TableStatus, turns
 from cinco.frontends.narration import LogLine, Narrator, describe_result
 
@@ -352,7 +352,9 @@ def turn_boundaries(events: Sequence[Event]) -> list[int]:
     the deal first, then the end of every turn (and every undo)."""
     counts: list[int] = []
     first = events[0] if events else None
-    dealt = 2 + HAND_LIMIT * first.config.players if isinstance(first, GameStarted) else 0
+    dealt = (
+        2 + first.config.params.deal * first.config.players if isinstance(first, GameStarted) else 0
+    )
     for count, event in enumerate(events, start=1):
         if isinstance(event, TurnEnded | GameEnded | Undone) or count == dealt:
             counts.append(count)

@@ -185,6 +185,8 @@ class Session:
         self.view = RemoteView(seat)
         self.listeners: list[Callable[[Message], None]] = []
         self._ws: ClientConnection | None = None
+        #: Answers still due to this connection's ``subscribe`` (not a request's answer).
+        self._subscribing = 0
 
     # -- connecting ---------------------------------------------------------------------------
 
@@ -197,6 +199,7 @@ class Session:
             max_size=4 * 1024 * 1024,
         )
         self._ws = ws
+        self._subscribing = 1
         ws.send(json.dumps(Subscribe(self.view.seq).to_dict()))
 
     def connect(self) -> None:
@@ -241,6 +244,11 @@ class Session:
                     raise NetError("this seat was taken over by another connection") from None
                 continue
             message = message_from_dict(json.loads(text))
+            if self._subscribing and isinstance(message, Accepted | Refused):
+                self._subscribing -= 1  # the subscription's answer: no request's
+                if isinstance(message, Refused):
+                    raise NetError(f"the server refused the subscription ({message.code})")
+                continue
             self.view.take(message)
             for listener in list(self.listeners):
                 listener(message)

@@ -8,9 +8,11 @@ narrator); it reads a line per move.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 import sys
+import time
 from collections.abc import Callable
 
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
@@ -38,6 +40,16 @@ def refusal_text(answer: Refused) -> str:
     if answer.code in SERVER_WORDS:
         return _(SERVER_WORDS[answer.code])
     return render_message(answer.code, dict(answer.params))
+
+
+def give_up(lobby: Lobby, session: Session) -> None:
+    """Close the connection; before the game's end, leave the seat too (the token dies with
+    this process, so the seat would stay taken by nobody): it is free for the invite code."""
+    session.close()
+    if session.view.over or session.table is None or session.token is None:
+        return
+    with contextlib.suppress(NetError):
+        lobby.leave(session.table, session.token)
 
 
 def join_seat(lobby: Lobby, code: str, name: str | None) -> Session:
@@ -100,6 +112,9 @@ def run_bot(
                 say(f"the bot failed ({type(exc).__name__}: {exc}); a random move instead")
                 command = fallback.choice(list(legal))
             answer = session.request(Submit(command))
+            if isinstance(answer, Refused) and answer.code == "rate_limited":
+                time.sleep(0.5)
+                continue
             if isinstance(answer, Refused) and answer.code not in ("connection_lost",):
                 say(f"refused: {refusal_text(answer)}; a random move instead")
                 session.request(Submit(fallback.choice(list(legal))))
@@ -108,7 +123,7 @@ def run_bot(
             say(describe_result(state.config, state.result))
         return 0
     finally:
-        session.close()
+        give_up(lobby, session)
 
 
 # -- a spectator -----------------------------------------------------------------------------
@@ -284,15 +299,10 @@ def play_in_terminal(lobby: Lobby, code: str, *, name: str | None = None) -> int
         draw(describe_result(state.config, state.result))
         return 0
     except QuitGame:
-        if session.table is not None and session.token is not None:
-            try:
-                lobby.leave(session.table, session.token)
-            except NetError as exc:
-                screen.say(str(exc))
         screen.say(_("You left the table: your seat is free, to be taken with the invite code."))
         return 0
     except KeyboardInterrupt:
         sys.stdout.write("\n")
         return 130
     finally:
-        session.close()
+        give_up(lobby, session)

@@ -123,8 +123,11 @@ class Client:
     """One WebSocket: a viewer (a seat number, or ``None`` for a spectator), a bounded queue of
     frames and the task that sends them."""
 
-    def __init__(self, websocket: WebSocket, viewer: Viewer) -> None:
+    def __init__(
+        self, websocket: WebSocket, viewer: Viewer, *, rate: float = RATE, burst: float = RATE_BURST
+    ) -> None:
         self.websocket = websocket
+        self.rate, self.burst = rate, burst
         self.viewer = viewer
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
         #: The last event number sent (the client subscribed after it).
@@ -133,7 +136,7 @@ class Client:
         self.prompted = -2
         self.closed = False
         self.close_code = 1000
-        self.tokens = RATE_BURST
+        self.tokens = burst
         self.stamp = time.monotonic()
 
     def deliver(self, message: Message) -> None:
@@ -174,7 +177,7 @@ class Client:
     def allow(self) -> bool:
         """The rate limit: one token per request, RATE tokens a second."""
         now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -261,9 +264,15 @@ class Hub:
     """Every table of one server, and its store."""
 
     def __init__(
-        self, db: str | Path, *, registry: Registry | None = None, bot_delay: float = 0.0
+        self,
+        db: str | Path,
+        *,
+        registry: Registry | None = None,
+        bot_delay: float = 0.0,
+        rate: float = RATE,
     ) -> None:
         self.db = Path(db)
+        self.rate = rate
         self.registry = registry or default_registry()
         self.bot_delay = bot_delay
         self.store: Store | None = None
@@ -276,7 +285,7 @@ class Hub:
         for row in self.store.tables():
             room = self._room(row, self.store.seats(row.id))
             self.rooms[room.id] = room
-            if room.state != "waiting":
+            if room.state == "playing":  # a finished table is read when someone comes
                 try:
                     await self._restore(room)
                 except Exception:
@@ -519,6 +528,24 @@ class Hub:
         if ended and room.state != "over":
             room.state = "over"
             self.db_store.set_state(room.id, "over")
+        if ended and room.table is not None:
+            # The handles keep the whole stream for late viewers; the table's thread and
+            # its database connection are not needed any more.
+            asyncio.get_running_loop().create_task(self._close_table(room))
+
+    async def _close_table(self, room: Room) -> None:
+        async with room.lock:
+            table, room.table = room.table, None
+            if table is not None:
+                await asyncio.to_thread(table.close)
+
+    async def ensure_stream(self, room: Room) -> None:
+        """A finished table's handles, rebuilt from the store (after a restart)."""
+        async with room.lock:
+            if room.state != "over" or room.handles:
+                return
+            await self._restore(room)
+        await self._close_table(room)
 
     def _kick_bots(self, room: Room) -> None:
         if room.table is None or (room.bots is not None and not room.bots.done()):
@@ -526,10 +553,11 @@ class Hub:
         room.bots = asyncio.get_running_loop().create_task(self._bot_loop(room))
 
     async def _bot_loop(self, room: Room) -> None:
-        table = room.table
-        assert table is not None
         while True:
             async with room.lock:
+                table = room.table
+                if table is None or room.state == "over":
+                    return
                 status = await asyncio.to_thread(table.status)
                 if status.is_over or not status.bot_to_move or status.problem is not None:
                     return
@@ -555,6 +583,8 @@ class Hub:
             handle = room.handles.get(client.viewer)
             if client.viewer is None:
                 return Refused("not_seated")
+            if room.state == "over":
+                return Refused("game_over")
             if room.table is None or handle is None:
                 return Refused("not_started")
             answer: Message
@@ -632,10 +662,15 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def create_app(
-    db: str | Path, *, registry: Registry | None = None, bot_delay: float = 0.0
+    db: str | Path,
+    *,
+    registry: Registry | None = None,
+    bot_delay: float = 0.0,
+    rate: float = RATE,
 ) -> Starlette:
-    """The server's ASGI app, its tables stored in the SQLite file *db*."""
-    hub = Hub(db, registry=registry, bot_delay=bot_delay)
+    """The server's ASGI app, its tables stored in the SQLite file *db*; *rate*: requests a
+    second one connection may send (bursts of three times as many)."""
+    hub = Hub(db, registry=registry, bot_delay=bot_delay, rate=rate)
 
     def room_of(request: Request | WebSocket) -> Room:
         room = hub.rooms.get(str(request.path_params.get("table", "")))
@@ -695,7 +730,7 @@ def create_app(
 
     async def serve_client(websocket: WebSocket, room: Room, viewer: Viewer) -> None:
         await websocket.accept()
-        client = Client(websocket, viewer)
+        client = Client(websocket, viewer, rate=hub.rate, burst=3 * hub.rate)
         await hub.connect(room, client)
         sender = asyncio.get_running_loop().create_task(client.send_loop())
         try:
@@ -712,7 +747,7 @@ def create_app(
                     break
                 if not client.allow():
                     client.push(frame(Refused("rate_limited")))
-                    if client.tokens < -RATE_BURST:
+                    if client.tokens < -client.burst:
                         client.close(CLOSE_TOO_MANY)
                         break
                     client.tokens -= 1
@@ -739,6 +774,7 @@ def create_app(
         if room is None or seat is None:
             await websocket.close(code=4403)  # before accept: the handshake is refused (403)
             return
+        await hub.ensure_stream(room)
         await serve_client(websocket, room, seat)
 
     async def watch(websocket: WebSocket) -> None:
@@ -747,6 +783,7 @@ def create_app(
         if room is None:
             await websocket.close(code=4403)
             return
+        await hub.ensure_stream(room)
         await serve_client(websocket, room, SPECTATOR)
 
     @contextlib.asynccontextmanager
@@ -788,5 +825,6 @@ def serve(host: str, port: int, db: str | Path, *, bot_delay: float = 0.5) -> No
         ws_max_size=MAX_MESSAGE,
         log_level="warning",
         lifespan="on",
+        timeout_graceful_shutdown=3,
     )
     uvicorn.Server(config).run()

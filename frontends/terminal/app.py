@@ -559,6 +559,6 @@ class TerminalGame:
 
     def show_help(self) -> None:
         self.screen.clear()
-        self.screen.say(help_text())
+        self.screen.say(help_text(self.config.params))
         if self.screen.interactive:
             self.screen.ask(_("Press Enter to go back to the game. "))

@@ -3,16 +3,34 @@
 from __future__ import annotations
 
 from cinco.core.i18n import _
+from cinco.core.params import STANDARD_PARAMS, GameParams
+from cinco.frontends.narration import number_word
 
 
-def help_text() -> str:
+def help_text(params: GameParams = STANDARD_PARAMS, *, can_exchange: bool = True) -> str:
+    """The help, with the numbers of the game's rules (*params*); without the exchange when the
+    game has none."""
+    draw = (
+        _("draw a card: when you hold fewer than {n}").format(n=params.hand_limit)
+        if params.cards_per_draw == 1
+        else _("draw {k} cards: when you hold fewer than {n} (as many as fit)").format(
+            k=params.cards_per_draw, n=params.hand_limit
+        )
+    )
+    exchange = (
+        "\n  "
+        + _("exchange your hand: when you hold {n}, swap all of them for {n} new cards").format(
+            n=params.exchange_size
+        )
+        if can_exchange
+        else ""
+    )
     return _(
         """How to play (full rules: cinco rules)
 
-Make five of your team's tokens in a straight line. Each turn, do one thing:
+Make {length} of your team's tokens in a straight line. Each turn, do one thing:
   play a card: put a token on any free space numbered at least the card
-  draw a card: when you hold fewer than 4
-  exchange your hand: when you hold 4, swap all of them for 4 new cards
+  {draw}{exchange}
 A card with no free space at or above it burns: no token is placed.
 
 What to type
@@ -28,4 +46,4 @@ What to type
 
 On the board: free spaces show their number; tokens show their team's symbol.
   < last move   * where the card you are placing may go   ! the winning line"""
-    )
+    ).format(length=number_word(params.winning_length), draw=draw, exchange=exchange)

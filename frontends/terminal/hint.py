@@ -1,8 +1,8 @@
 """Hints: the move the strongest installed bot would make, with a one-line reason.
 
 The table asks the bot (:meth:`cinco.core.table.SeatHandle.hint`); it sees only the hinted
-player's view, like any bot. The reason reads the board's lines of
-five through the chosen space (geometry, not rules): how much of a line it builds for the
+player's view, like any bot. The reason reads the board's lines of five (the game's winning
+length) through the chosen space (geometry, not rules): how much of a line it builds for the
 player's team, or how much of an opponent's line it blocks.
 """
 
@@ -16,7 +16,7 @@ from cinco.core.i18n import _
 from cinco.core.protocol import Refused
 from cinco.core.state import FREE, GameState
 from cinco.core.table import SeatHandle
-from cinco.frontends.narration import join_names, seat_name
+from cinco.frontends.narration import join_names, number_word, seat_name
 
 #: Bots to ask for a hint, strongest first; the first one installed is used.
 HINT_BOTS = ("ismcts", "greedy")
@@ -49,7 +49,9 @@ def explain_move(view: GameState, seat: int, command: Command) -> str:
     if isinstance(command, Draw):
         return _("nothing on the board is worth a card yet: another card gives you more choice")
     if isinstance(command, Exchange):
-        return _("your cards reach no useful space: a fresh hand of four does better")
+        return _("your cards reach no useful space: a fresh hand of {n} does better").format(
+            n=number_word(len(view.hands[seat]))
+        )
     assert isinstance(command, PlayCard)
     if command.space is None:
         return _("{card} can go nowhere: burning it makes room for a better card").format(
@@ -58,7 +60,10 @@ def explain_move(view: GameState, seat: int, command: Command) -> str:
     team = view.team_of(seat)
     best_own = 0
     best_block = (0, -1)
-    for window in windows_through(command.space):
+    length = view.params.winning_length
+    for window in windows_through(command.space, length):
+        if any(view.is_blocked(n) for n in window):
+            continue  # a line that can never be made
         owners = [view.board[n] for n in window if view.board[n] != FREE]
         others = {t for t in owners if t != team}
         if not others:
@@ -68,15 +73,22 @@ def explain_move(view: GameState, seat: int, command: Command) -> str:
     cards = [c for c in view.hand(seat) if c]
     keeps_low = cards and command.card > min(cards)
     tail = _(", and it keeps your lower cards for later") if keeps_low else ""
-    if best_own >= 4:
-        return _("it completes five in a row: you win")
+    if best_own >= length - 1:
+        return _("it completes {n} in a row: you win").format(n=number_word(length))
     blocked, other = best_block
     if blocked >= 3 or (blocked >= 2 and blocked > best_own):
         names = join_names([seat_name(view.config, s) for s in view.config.seats_of(other)])
         return (
-            _("it blocks a line where {names} already hold {n} of 5").format(names=names, n=blocked)
+            _("it blocks a line where {names} already hold {n} of {length}").format(
+                names=names, n=blocked, length=length
+            )
             + tail
         )
     if best_own:
-        return _("it gives your team {n} of 5 in an open line").format(n=best_own + 1) + tail
+        return (
+            _("it gives your team {n} of {length} in an open line").format(
+                n=best_own + 1, length=length
+            )
+            + tail
+        )
     return _("an open space with room for your lines") + tail

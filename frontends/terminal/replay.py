@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from cinco.core.events import REFEREE, Event, GameStarted
 from cinco.core.i18n import _
-from cinco.core.state import HAND_LIMIT, GameState, fold
+from cinco.core.state import GameState, fold
 from cinco.core.table import turns
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal.screen import QuitGame, Screen
@@ -29,7 +29,8 @@ def step_counts(events: Sequence[Event]) -> list[int]:
     moves that still count: undone ones are left out)."""
     started = events[0]
     players = started.config.players if isinstance(started, GameStarted) else 0
-    counts = [min(len(events), 2 + HAND_LIMIT * players)]
+    deal = started.config.params.deal if isinstance(started, GameStarted) else 0
+    counts = [min(len(events), 2 + deal * players)]
     counts += [turn.end for turn in turns(events)]
     return counts
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cinco.core.errors import CincoError
 from cinco.core.i18n import _
+
+if TYPE_CHECKING:
+    from cinco.core.registry import Registry
 
 
 def rules_markdown() -> str:
@@ -57,14 +64,45 @@ Type `34` to play card 34 on space 34, `34 36` to play it on space 36, `d` to dr
     )
 
 
-def print_rules() -> None:
-    """Print the rules: formatted in a colour terminal, as plain Markdown otherwise."""
+def variants_markdown(registry: Registry, names: Sequence[str] = ()) -> str:
+    """The installed variants (or those *names*) in Markdown: each one's description, the game
+    parameters it declares (``cinco_game_params``), and its own rules text."""
+    variants = registry.variants()
+    chosen = list(names) or sorted(variants)
+    if not chosen:
+        return ""
+    parts = [_("## Variants"), ""]
+    for name in chosen:
+        variant = variants[name]
+        parts += [f"### {name}", "", variant.description, ""]
+        try:
+            config = registry.configure(2, variants=[name])
+            params = registry.rules_for(config).params(config)
+        except CincoError as exc:
+            parts += [_("(Its game parameters could not be read: {error}.)").format(error=exc), ""]
+        else:
+            if not params.is_standard:
+                line = _("Game parameters: {params}.").format(params=", ".join(params.describe()))
+                parts += [line, ""]
+        if variant.rules_text.strip():
+            parts += [variant.rules_text.strip(), ""]
+    return "\n".join(parts)
+
+
+def print_rules(variants: Sequence[str] = ()) -> None:
+    """Print the rules and the installed variants (or those named): formatted in a colour
+    terminal, as plain Markdown otherwise."""
     from rich.markdown import Markdown
 
+    from cinco.core.registry import default_registry
     from cinco.frontends.terminal.screen import Screen
 
+    text = rules_markdown()
+    extra = variants_markdown(default_registry(), variants)
+    if extra:
+        text = text.rstrip("\n") + "\n\n" + extra
     screen = Screen()
     if screen.color:
-        screen.show(Markdown(rules_markdown()))
+        screen.show(Markdown(text))
     else:
-        screen.console.print(rules_markdown(), end="", soft_wrap=True)
+        screen.console.print(text, end="", soft_wrap=True)

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from cinco.core.events import Viewer
 from cinco.core.i18n import _
-from cinco.core.state import TOKENS_PER_TEAM, GameState
+from cinco.core.state import GameState
 from cinco.frontends.board_view import (
     board_width,
     legend,
@@ -138,7 +138,7 @@ def panel(view: TableView, style: Style, width: int, rows: int) -> Text:
     tokens = Text(_("Tokens") + " ", no_wrap=True)
     for team, count in enumerate(state.tokens):
         tokens.append(team_symbol(team, style.ascii_only), style=team_style(team) if color else "")
-        tokens.append(f" {count}/{TOKENS_PER_TEAM}  ")
+        tokens.append(f" {count}/{state.params.tokens_per_team}  ")
     line(tokens)
     line(
         _("Draw pile {draw} · discard {discard}").format(
@@ -147,6 +147,8 @@ def panel(view: TableView, style: Style, width: int, rows: int) -> Text:
     )
     if config.variants:
         line(_("Variants: {names}").format(names=", ".join(config.variants)))
+    if not config.params.is_standard:
+        line(_("Rules: {params}").format(params=", ".join(config.params.describe())))
     if view.show_log and view.log:
         line(_styled(_("Recent moves"), "underline", color))
         used = sum(1 for _c in out.plain.splitlines())

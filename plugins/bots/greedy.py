@@ -1,6 +1,7 @@
 """The ``greedy`` bot: a one-move heuristic.
 
-It scores every free space it can reach by the lines of five through it: windows its team can
+It scores every free space it can reach by the lines of five (the game's winning length) through
+it: windows its team can
 still complete (more tokens already there: worth more), and windows an opponent is building
 (more tokens: more urgent to block). It plays the best space with the highest card that reaches
 it, keeping low cards, which reach more of the board, for later. When nothing on the board is
@@ -19,7 +20,9 @@ from cinco.core.hookspecs import hookimpl
 from cinco.core.i18n import _
 from cinco.core.registry import BotContext, BotSpec
 from cinco.core.rules import LegalActions
-from cinco.core.state import FREE, HAND_LIMIT, GameState
+from cinco.core.state import FREE, GameState
+
+from .kernel import geometry, line_weights
 
 # Value of a window through a space, by how many of the window's five cells are already ours
 # (index = tokens) or, for blocking, the opponent's. Four of ours: placing wins.
@@ -45,19 +48,29 @@ def _windows_through() -> tuple[tuple[int, ...], ...]:
 
 
 def space_scores(view: GameState, team: int) -> list[float]:
-    """How good each space is for *team* to take now (0 for taken spaces)."""
+    """How good each space is for *team* to take now (0 for taken spaces): the windows of the
+    game's winning length through it that no blocked space is in."""
     board = view.board
     teams = view.teams
+    params = view.config.params
+    standard = params.winning_length == 5 and not params.blocked
+    own_weights: tuple[float, ...]
+    block_weights: tuple[float, ...]
+    if standard:
+        own_weights, block_weights = OWN_WEIGHTS, BLOCK_WEIGHTS
+        all_windows, through = windows(5), _windows_through()
+    else:
+        own_weights, block_weights = line_weights(params.winning_length)
+        all_windows, through = geometry(params.winning_length, params.blocked)
     counts = []
-    for window in windows(5):
+    for window in all_windows:
         per_team = [0] * teams
         for space in window:
             owner = board[space]
-            if owner != FREE:
+            if owner >= 0:
                 per_team[owner] += 1
         counts.append(per_team)
     scores = [0.0] * (SPACES + 1)
-    through = _windows_through()
     for space in range(1, SPACES + 1):
         if board[space] != FREE:
             continue
@@ -67,9 +80,9 @@ def space_scores(view: GameState, team: int) -> list[float]:
             ours = per_team[team]
             others = [(t, c) for t, c in enumerate(per_team) if t != team and c]
             if not others:
-                value += OWN_WEIGHTS[ours]
+                value += own_weights[ours]
             elif ours == 0 and len(others) == 1:
-                value += BLOCK_WEIGHTS[others[0][1]]
+                value += block_weights[others[0][1]]
         scores[space] = value
     return scores
 
@@ -102,7 +115,7 @@ class GreedyBot:
         if burnable is not None:
             return PlayCard(self.seat, burnable, None)
         hand = view.hands[self.seat]
-        if legal.can_exchange and len(hand) == HAND_LIMIT and min(hand) > EXCHANGE_ABOVE:
+        if legal.can_exchange and min(hand) > EXCHANGE_ABOVE:
             return Exchange(self.seat)
         assert best is not None  # an empty hand can draw, a hand that burns has burned
         return self._highest_card_for(best[1], legal)

@@ -43,9 +43,9 @@ from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.hookspecs import hookimpl
 from cinco.core.i18n import _
 from cinco.core.registry import BotContext, BotSpec
-from cinco.core.state import HAND_LIMIT, UNKNOWN, GameState
+from cinco.core.state import UNKNOWN, GameState
 
-from .kernel import OWN, THROUGH, Kernel, make_kernel, shuffled
+from .kernel import Kernel, line_weights, make_kernel, shuffled
 
 if TYPE_CHECKING:
     from cinco.core.rules import LegalActions, Rules
@@ -111,7 +111,7 @@ def space_score(kernel: Kernel, space: int, team: int) -> float:
     building (more tokens: more urgent to block)."""
     value = kernel.tables.value[team]
     code = kernel.code
-    return sum(value[code[w]] for w in THROUGH[space])
+    return sum(value[code[w]] for w in kernel.through[space])
 
 
 def unseen_cards(view: GameState, seat: int) -> list[int]:
@@ -227,9 +227,9 @@ class Search:
                     if len(moves) >= width:
                         break
             burn = any(not world.legal_spaces(c) for c in hand)
-        if len(hand) < HAND_LIMIT:
+        if world.can_draw():
             moves.append(DRAW)
-        else:
+        elif world.can_exchange():
             moves.append(EXCHANGE)
         if burn:
             moves.append(BURN)
@@ -330,13 +330,14 @@ class Search:
 def evaluate(world: Kernel) -> list[float]:
     """A score per team for an unfinished rollout: shares of the open-line potential."""
     counts = world.tables.counts
+    own = line_weights(world.tables.length)[0]
     values = [0.0] * world.teams
     for code in world.code:
         window = counts[code]
         total = sum(window)
         for team, mine in enumerate(window):
             if mine and mine == total:
-                values[team] += OWN[mine]
+                values[team] += own[mine]
     whole = sum(values) or 1.0
     return [0.25 + 0.5 * v / whole for v in values]
 
@@ -398,7 +399,7 @@ def policy_choice(world: Kernel, settings: Settings, rng: random.Random | None =
     start = 0 if anywhere else bisect_left(free, low)
     span = len(free) - start
     if span <= 0:
-        return EXCHANGE if size == HAND_LIMIT else DRAW
+        return DRAW if world.can_draw() else EXCHANGE if world.can_exchange() else BURN
     row = world.scores[team]  # type: ignore[index]
     if rng is not None and settings.epsilon and rng.random() < settings.epsilon:
         move = free[start + int(rng.random() * span)]
@@ -406,10 +407,11 @@ def policy_choice(world: Kernel, settings: Settings, rng: random.Random | None =
         move = max(free[start:], key=row.__getitem__)
     card = world.card_for(move)
     assert card is not None
-    if row[move] - settings.card_cost * (SPACES - card) < settings.keep[size]:
-        if size < HAND_LIMIT:
+    keep = settings.keep
+    if row[move] - settings.card_cost * (SPACES - card) < keep[min(size, len(keep) - 1)]:
+        if world.can_draw():
             return DRAW
-        if rng is None or rng.random() < settings.exchange_chance:
+        if (rng is None or rng.random() < settings.exchange_chance) and world.can_exchange():
             return EXCHANGE
     return move
 
@@ -428,17 +430,18 @@ def rollout_generic(world: Kernel, rng: random.Random, settings: Settings) -> No
         if move:
             world.play(world.card_for(move) or hand[0], move)
             continue
-        size = len(hand)
-        if size < HAND_LIMIT and rng.random() < GENERIC_DRAW_CHANCE:
+        if world.can_draw() and rng.random() < GENERIC_DRAW_CHANCE:
             world.take()
             continue
         card, spaces = rng.choice(options)
         if spaces:
             world.play(card, rng.choice(spaces))
-        elif size == HAND_LIMIT:
+        elif world.can_exchange():
             world.exchange()
-        else:
+        elif world.can_draw():
             world.take()
+        else:
+            world.play(card, None)
 
 
 class IsmctsBot:

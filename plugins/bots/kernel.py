@@ -11,10 +11,15 @@ bot needs millions of moves, so this kernel plays the same rules on plain lists:
   set, so no line is ever traced during play;
 * the free spaces are a sorted list: the spaces a card reaches (A1) are a slice of it.
 
-It knows the standard rules and the Joker variant (V1). :func:`supports` says whether a game's
-:class:`~cinco.core.rules.RuleSet` holds anything else; :class:`RuleSetKernel` then asks the
-game's own rule hooks on every move (slowly, but always right). A differential test checks the
-kernel against the reference engine over ten thousand random games.
+It knows the standard rules and the Joker variant (V1), played by any game parameters
+(:class:`~cinco.core.params.GameParams`: hand limit, deal, cards per draw, exchange size,
+winning length, tokens per team, blocked spaces), which it reads from the configuration.
+:func:`supports` says whether a game's :class:`~cinco.core.rules.RuleSet` holds other placement
+or end-of-game rules; :class:`RuleSetKernel` then asks the game's own rule hooks on every move
+(slowly, but always right). A variant that only allows or forbids draws and exchanges
+(``cinco_action_allowed``) keeps the fast kernel: only those questions go to its rules.
+A differential test checks the kernel against the reference engine over ten thousand random
+games.
 
 >>> from cinco.core.config import GameConfig
 >>> k = Kernel(GameConfig.for_players(2, first_seat=0), rng=random.Random(1))
@@ -28,21 +33,37 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 from cinco.core.board import SPACES, line_through, windows
-from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameState
+from cinco.core.params import DRAW, EXCHANGE
+from cinco.core.state import BLOCKED, FREE, UNKNOWN, GameState
 
 if TYPE_CHECKING:
     from cinco.core.config import GameConfig
     from cinco.core.rules import Rules
 
-#: The windows of five, as tuples of spaces.
-WINDOWS: tuple[tuple[int, ...], ...] = windows(5)
+Windows = tuple[tuple[int, ...], ...]
+
+
+@cache
+def geometry(length: int = 5, blocked: tuple[int, ...] = ()) -> tuple[Windows, Windows]:
+    """The windows of *length* cells no blocked space is in, and for each space the indices
+    of the windows holding it (index 0 unused): the lines a game with these parameters can
+    still make."""
+    out = set(blocked)
+    found = tuple(w for w in windows(length) if not out.intersection(w))
+    through = tuple(
+        tuple(i for i, w in enumerate(found) if space in w) for space in range(SPACES + 1)
+    )
+    return found, through
+
+
+#: The windows of five, as tuples of spaces (the standard game's).
+WINDOWS: Windows = geometry()[0]
 #: THROUGH[space]: indices of the windows holding *space* (index 0 unused).
-THROUGH: tuple[tuple[int, ...], ...] = tuple(
-    tuple(i for i, w in enumerate(WINDOWS) if space in w) for space in range(SPACES + 1)
-)
+THROUGH: Windows = geometry()[1]
 
 #: How a reshuffle orders the discard pile: given the pile (oldest first) and the number of
 #: shuffles so far, return the new draw pile, top first.
@@ -55,47 +76,70 @@ OWN = (1.0, 4.0, 20.0, 120.0, 100_000.0)
 #: ... and, for blocking, by how many one other team holds when the team is not in it.
 BLOCK = (0.0, 2.0, 12.0, 90.0, 20_000.0)
 
-#: A window's state is a number: the sum over teams of ``tokens × BASE ** team``.
+#: A window's state is a number: the sum over teams of ``tokens × BASE ** team`` (in the
+#: standard game; ``length + 1`` for windows of another length).
 BASE = 6
 
 
-def window_value(counts: Sequence[int], team: int) -> float:
-    """What a window with *counts* tokens per team is worth to *team* on each of its free
-    cells (see :data:`OWN` and :data:`BLOCK`).
+@cache
+def line_weights(length: int = 5) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """:data:`OWN` and :data:`BLOCK` for windows of *length* cells (a winning line of that
+    length): index *k* is a window holding *k* tokens; one short of the line is the most.
+
+    >>> line_weights(5) == (OWN, BLOCK)
+    True
+    >>> line_weights(4)
+    ((1.0, 20.0, 120.0, 100000.0), (0.0, 12.0, 90.0, 20000.0))
+    """
+    if length <= 5:
+        return (OWN[0], *OWN[6 - length :]), (BLOCK[0], *BLOCK[6 - length :])
+    more = length - 5
+    own = (*OWN[:-1], *(OWN[-2] * 4**k for k in range(1, more + 1)), OWN[-1])
+    block = (*BLOCK[:-1], *(BLOCK[-2] * 4**k for k in range(1, more + 1)), BLOCK[-1])
+    return own, block
+
+
+def window_value(counts: Sequence[int], team: int, length: int = 5) -> float:
+    """What a window of *length* cells with *counts* tokens per team is worth to *team* on
+    each of its free cells (see :data:`OWN` and :data:`BLOCK`).
 
     >>> window_value((3, 0), 0), window_value((0, 3), 0), window_value((1, 1), 0)
     (120.0, 90.0, 0.0)
     """
     total = sum(counts)
-    if total >= 5:
+    if total >= length:
         return 0.0  # a full window: nothing left to take in it
+    own, block = line_weights(length)
     mine = counts[team]
     if mine == total:
-        return OWN[mine]
+        return own[mine]
     if mine == 0 and total in counts:
-        return BLOCK[total]
+        return block[total]
     return 0.0
 
 
 class Tables:
-    """Precomputed window arithmetic for games of *teams* teams."""
+    """Precomputed window arithmetic for games of *teams* teams and lines of *length*."""
 
-    def __init__(self, teams: int) -> None:
+    def __init__(self, teams: int, length: int = 5) -> None:
         self.teams = teams
-        self.step = tuple(BASE**t for t in range(teams))
-        size = BASE**teams
-        self.counts = [tuple(code // BASE**t % BASE for t in range(teams)) for code in range(size)]
+        self.length = length
+        base = self.base = length + 1
+        self.step = tuple(base**t for t in range(teams))
+        size = base**teams
+        self.counts = [tuple(code // base**t % base for t in range(teams)) for code in range(size)]
         #: value[team][code]: :func:`window_value` of a window in state *code*.
-        self.value = [[window_value(c, t) for c in self.counts] for t in range(teams)]
-        #: four[team]: the state of a window holding four of *team*'s tokens and nothing else.
-        self.four = tuple(4 * step for step in self.step)
+        self.value = [[window_value(c, t, length) for c in self.counts] for t in range(teams)]
+        #: four[team]: the state of a window holding one token short of a line, all *team*'s
+        #: (four in the standard game).
+        self.four = tuple((length - 1) * step for step in self.step)
         #: delta[team][code]: the changes ``(t, d)`` of each team's value when *team* adds a
         #: token to a window in state *code*.
         self.delta: list[list[tuple[tuple[int, float], ...]]] = []
         for placer in range(teams):
             row: list[tuple[tuple[int, float], ...]] = []
             for code, counts in enumerate(self.counts):
-                if sum(counts) >= 5:
+                if sum(counts) >= length:
                     row.append(())
                     continue
                 after = code + self.step[placer]
@@ -109,14 +153,15 @@ class Tables:
             self.delta.append(row)
 
 
-_TABLES: dict[int, Tables] = {}
+_TABLES: dict[tuple[int, int], Tables] = {}
 
 
-def tables(teams: int) -> Tables:
-    """The (cached) :class:`Tables` of *teams* teams."""
-    if teams not in _TABLES:
-        _TABLES[teams] = Tables(teams)
-    return _TABLES[teams]
+def tables(teams: int, length: int = 5) -> Tables:
+    """The (cached) :class:`Tables` of *teams* teams and lines of *length*."""
+    key = (teams, length)
+    if key not in _TABLES:
+        _TABLES[key] = Tables(teams, length)
+    return _TABLES[key]
 
 
 def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
@@ -150,10 +195,27 @@ def reference_shuffler(seed: int) -> Shuffler:
 KNOWN_RULES = ("cinco.core.standard_rules", "cinco.plugins.joker.JokerRules")
 
 
+def _owners(rules: Rules, hook: str) -> tuple[str, ...]:
+    owners_of = getattr(rules, "owners_of", None)
+    return tuple(owners_of(hook)) if owners_of is not None else rules.owners
+
+
 def supports(rules: Rules | None) -> bool:
-    """Whether the kernel plays exactly the rules of *rules*: every rule hook in it comes from
-    the standard rules or the Joker variant (any other plugin may change the rules)."""
-    return rules is None or all(owner in KNOWN_RULES for owner in rules.owners)
+    """Whether the kernel plays exactly the placement and end-of-game rules of *rules*: each
+    of their hooks comes from the standard rules or the Joker variant (any other plugin may
+    change them). Game parameters it reads itself; draws and exchanges a variant allows or
+    forbids it asks the rules about (:func:`knows_actions`)."""
+    if rules is None:
+        return True
+    hooks = ("cinco_legal_spaces", "cinco_game_end")
+    return all(owner in KNOWN_RULES for hook in hooks for owner in _owners(rules, hook))
+
+
+def knows_actions(rules: Rules | None) -> bool:
+    """Whether draws and exchanges are allowed by the standard rules alone in *rules*."""
+    return rules is None or all(
+        owner in KNOWN_RULES for owner in _owners(rules, "cinco_action_allowed")
+    )
 
 
 def uses_joker(rules: Rules | None, config: GameConfig) -> bool:
@@ -171,17 +233,22 @@ class Kernel:
     """
 
     __slots__ = (
+        "action_rules",
         "board",
         "code",
         "config",
         "discard",
         "draw",
+        "exchange_size",
         "free",
+        "hand_limit",
         "hands",
         "joker",
         "line",
         "occupied",
+        "open_spaces",
         "over",
+        "per_draw",
         "players",
         "reason",
         "rng",
@@ -189,12 +256,16 @@ class Kernel:
         "seat",
         "shuffler",
         "shuffles",
+        "simple_actions",
         "tables",
         "teams",
         "threats",
+        "through",
+        "token_limit",
         "tokens",
         "turn",
         "turn_limit",
+        "windows",
         "winner",
     )
 
@@ -214,12 +285,31 @@ class Kernel:
         self.turn_limit = config.turn_limit
         self.rng = rng if rng is not None else random.Random(0)
         self.shuffler = shuffler
+        params = config.params
+        self.hand_limit = params.hand_limit
+        self.exchange_size = params.exchange_size
+        self.per_draw = params.cards_per_draw
+        self.token_limit = params.tokens_per_team
+        self.open_spaces = params.open_spaces
+        #: The rules to ask whether a draw or an exchange is allowed (``None``: the standard).
+        self.action_rules: Rules | None = None
+        #: Whether a hand below the limit may draw and a full one exchange, and nothing else
+        #: (the standard game's actions): the quick path of :meth:`random_move`.
+        self.simple_actions = self.hand_limit == self.exchange_size
+        self.windows, self.through = geometry(params.winning_length, params.blocked)
         self.board = [FREE] * (SPACES + 1)
-        self.tables = tables(self.teams)
+        for space in params.blocked:
+            self.board[space] = BLOCKED
+        self.tables = tables(self.teams, params.winning_length)
         #: code[w]: the state of window *w* (see :class:`Tables`).
-        self.code = [0] * len(WINDOWS)
+        self.code = [0] * len(self.windows)
         self.threats: list[set[int]] = [set() for _ in range(self.teams)]
-        self.free = list(range(1, SPACES + 1))
+        blocked = set(params.blocked)
+        self.free = (
+            [n for n in range(1, SPACES + 1) if n not in blocked]
+            if blocked
+            else list(range(1, SPACES + 1))
+        )
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         self.draw: list[int] = []
         self.discard: list[int] = []
@@ -242,11 +332,11 @@ class Kernel:
 
     def deal(self, order: Sequence[int] | None = None) -> None:
         """S1: a fresh deck (*order*, top first; shuffled with the kernel's rng if not given),
-        four cards each round the table from the current seat."""
+        four cards (the deal) each round the table from the current seat."""
         deck = shuffled(range(1, SPACES + 1), self.rng) if order is None else list(order)
         self.draw = deck[::-1]
         self.shuffles += 1
-        for _round in range(HAND_LIMIT):
+        for _round in range(self.config.params.deal):
             for i in range(self.players):
                 self.hands[(self.seat + i) % self.players].append(self.draw.pop())
 
@@ -270,6 +360,9 @@ class Kernel:
             shuffler=shuffler,
             scores=scores,
         )
+        if not knows_actions(rules):
+            kernel.action_rules = rules
+            kernel.simple_actions = False
         fill = iter(hidden)
 
         def known(cards: Iterable[int]) -> list[int]:
@@ -291,22 +384,26 @@ class Kernel:
         return kernel
 
     def load_board(self, board: Sequence[int]) -> None:
-        """Set the tokens from a board indexed by space (team or :data:`FREE`)."""
+        """Set the tokens from a board indexed by space (team, :data:`FREE` or
+        :data:`BLOCKED`)."""
         self.board = list(board)
+        for space in self.config.params.blocked:
+            self.board[space] = BLOCKED
+        board = self.board
         self.free = [n for n in range(1, SPACES + 1) if board[n] == FREE]
         self.tokens = [0] * self.teams
         for n in range(1, SPACES + 1):
-            if board[n] != FREE:
+            if board[n] >= 0:
                 self.tokens[board[n]] += 1
         self.occupied = sum(self.tokens)
-        self.code = [0] * len(WINDOWS)
+        self.code = [0] * len(self.windows)
         step = self.tables.step
-        for index, window in enumerate(WINDOWS):
+        for index, window in enumerate(self.windows):
             for n in window:
-                if board[n] != FREE:
+                if board[n] >= 0:
                     self.code[index] += step[board[n]]
         self.threats = [set() for _ in range(self.teams)]
-        for index, window in enumerate(WINDOWS):
+        for index, window in enumerate(self.windows):
             for team in range(self.teams):
                 if self.code[index] == self.tables.four[team]:
                     self.threats[team].update(n for n in window if board[n] == FREE)
@@ -315,7 +412,7 @@ class Kernel:
 
     def _rescore(self) -> None:
         self.scores = [[0.0] * (SPACES + 1) for _ in range(self.teams)]
-        for w, window in enumerate(WINDOWS):
+        for w, window in enumerate(self.windows):
             for team, row in enumerate(self.scores):
                 value = self.tables.value[team][self.code[w]]
                 if value:
@@ -375,10 +472,10 @@ class Kernel:
             if won:
                 self._finish(team, "line", space)
                 return
-            if self.tokens[team] >= TOKENS_PER_TEAM:
+            if self.tokens[team] >= self.token_limit:
                 self._finish(None, "stalemate")
                 return
-            if self.occupied >= SPACES:
+            if self.occupied >= self.open_spaces:
                 self._finish(None, "board_full")
                 return
         # The end of the turn (E4), inline: this is the kernel's hottest path.
@@ -389,21 +486,48 @@ class Kernel:
         self.turn += 1
         self.seat = (seat + 1) % self.players
 
+    def can_draw(self) -> bool:
+        """A3, A5: whether the player to move may draw."""
+        size = len(self.hands[self.seat])
+        if size >= self.hand_limit:
+            return False
+        if self.action_rules is None or size == 0:
+            return True
+        return self._allowed(DRAW)
+
+    def can_exchange(self) -> bool:
+        """A4: whether the player to move may exchange their hand."""
+        size = len(self.hands[self.seat])
+        if self.action_rules is None:
+            return size == self.exchange_size
+        return size > 0 and self._allowed(EXCHANGE)
+
+    def _allowed(self, action: str) -> bool:
+        rules = self.action_rules
+        assert rules is not None
+        return rules.allowed(self.to_state(), self.seat, action) is True
+
     def take(self) -> None:
-        """A3: draw the top card (reshuffling the discard pile first if needed, A6)."""
-        self._draw_one(self.hands[self.seat])
+        """A3: draw the top card (cards per draw, as the hand has room; reshuffling the
+        discard pile first if needed, A6)."""
+        hand = self.hands[self.seat]
+        self._draw_one(hand)
+        if self.per_draw > 1:
+            for _i in range(min(self.per_draw, self.hand_limit - len(hand) + 1) - 1):
+                self._draw_one(hand)
         self._end_turn()
 
     def exchange(self) -> None:
-        """A4: discard the hand of four face down, draw four."""
+        """A4: discard the hand face down, draw as many."""
         self._swap_hand()
         self._end_turn()
 
     def _swap_hand(self) -> None:
         hand = self.hands[self.seat]
+        count = len(hand)
         self.discard.extend(hand)
         hand.clear()
-        for _i in range(HAND_LIMIT):
+        for _i in range(count):
             self._draw_one(hand)
 
     def _draw_one(self, hand: list[int]) -> None:
@@ -432,25 +556,26 @@ class Kernel:
         step = tables.step[team]
         four = tables.four[team]
         scores = self.scores
+        windows = self.windows
         if scores is None:
-            for w in THROUGH[space]:
+            for w in self.through[space]:
                 after = code[w] = code[w] + step
                 if after == four:
-                    for n in WINDOWS[w]:
+                    for n in windows[w]:
                         if board[n] == FREE:
                             self.threats[team].add(n)
             return
         delta = self.tables.delta[team]
-        for w in THROUGH[space]:
+        for w in self.through[space]:
             before = code[w]
             after = code[w] = before + step
             if after == four:
-                for n in WINDOWS[w]:
+                for n in windows[w]:
                     if board[n] == FREE:
                         self.threats[team].add(n)
             for t, d in delta[before]:
                 row = scores[t]
-                for n in WINDOWS[w]:
+                for n in windows[w]:
                     row[n] += d
 
     def _finish(self, winner: int | None, reason: str, space: int | None = None) -> None:
@@ -477,7 +602,13 @@ class Kernel:
         size = len(free)
         joker = self.joker
         starts = []
-        count = 1  # the last action: draw, or exchange a full hand
+        simple = self.simple_actions
+        if simple:
+            count = 1  # the last action: draw, or exchange a full hand
+            draw = len(hand) < self.hand_limit
+        else:
+            draw = self.can_draw()
+            count = draw + self.can_exchange()  # the last actions, in the legal order
         for card in hand:  # the cards of a hand are all different
             start = bisect_left(free, card)
             if start == size and joker:
@@ -491,12 +622,28 @@ class Kernel:
                 self.play(hand[i], free[start + index] if width else None)
                 return
             index -= width or 1
-        if len(hand) < HAND_LIMIT:
+        if draw and index == 0:
             self.take()
         else:
             self.exchange()
 
     # -- questions ----------------------------------------------------------------------------
+
+    def to_state(self) -> GameState:
+        """The kernel's state as a reference :class:`GameState` (result left out): what a rule
+        hook is asked about."""
+        return GameState(
+            config=self.config,
+            first_seat=self.config.first_seat or 0,
+            board=tuple(self.board),
+            hands=tuple(tuple(h) for h in self.hands),
+            draw_pile=tuple(reversed(self.draw)),
+            discard_pile=tuple(self.discard),
+            tokens=tuple(self.tokens),
+            current_seat=self.seat,
+            turn=self.turn,
+            shuffles=self.shuffles,
+        )
 
     @property
     def team(self) -> int:
@@ -529,21 +676,6 @@ class RuleSetKernel(Kernel):
         assert isinstance(new, RuleSetKernel)
         new.rules = self.rules
         return new
-
-    def to_state(self) -> GameState:
-        """The kernel's state as a reference :class:`GameState` (result left out)."""
-        return GameState(
-            config=self.config,
-            first_seat=self.config.first_seat or 0,
-            board=tuple(self.board),
-            hands=tuple(tuple(h) for h in self.hands),
-            draw_pile=tuple(reversed(self.draw)),
-            discard_pile=tuple(self.discard),
-            tokens=tuple(self.tokens),
-            current_seat=self.seat,
-            turn=self.turn,
-            shuffles=self.shuffles,
-        )
 
     def legal_spaces(self, card: int) -> list[int]:
         return list(self.rules.legal_spaces(self.to_state(), self.seat, card))

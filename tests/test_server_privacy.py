@@ -1,0 +1,159 @@
+"""Random games over the server: every frame sent to each connection (every seat's, and a
+spectator's) is the referee's event exactly as that viewer may see it, so no connection ever
+gets another seat's cards, the deck's order or the seed.
+
+Networked play: issue 12, docs/server.md (the security model).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient
+
+from cinco.core.events import event_from_dict
+from cinco.core.protocol import PROTOCOL_VERSION
+from cinco.frontends.net.server import create_app
+
+Frame = dict[str, Any]
+
+
+def msg(kind: str, **fields: Any) -> str:
+    return json.dumps({"type": kind, "v": PROTOCOL_VERSION, **fields})
+
+
+def read_until(ws: Any, frames: list[Frame], done: Any) -> Frame:
+    for _ in range(20000):
+        frame = json.loads(ws.receive_text())
+        frames.append(frame)
+        if done(frame):
+            return frame
+    raise AssertionError("no such frame came")
+
+
+def commands(prompt: Frame) -> list[Frame]:
+    seat = prompt["seat"]
+    found = [
+        {"kind": "play", "seat": seat, "card": card, "space": space}
+        for card, spaces in prompt["plays"]
+        for space in (spaces or [None])
+    ]
+    if prompt["can_draw"]:
+        found.append({"kind": "draw", "seat": seat})
+    if prompt["can_exchange"]:
+        found.append({"kind": "exchange", "seat": seat})
+    return found
+
+
+def ended(frame: Frame) -> bool:
+    return frame["type"] == "event" and frame["event"]["type"] == "game_ended"
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([2, 3, 4]),
+    bot_seats=st.sets(st.integers(1, 3), max_size=2),
+    seed=st.integers(0, 2**16),
+)
+def test_every_frame_is_its_viewers_projection(
+    players: int, bot_seats: set[int], seed: int
+) -> None:
+    chooser = random.Random(seed)
+    bots = {str(seat + 1): "random" for seat in bot_seats if seat < players}
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        TestClient(create_app(Path(folder) / "server.db", rate=10_000)) as client,
+    ):
+        table = client.post("/api/tables", json={"players": players, "bots": bots}).json()
+        humans = [seat for seat in range(players) if str(seat + 1) not in bots]
+        tokens = {}
+        for seat in humans:
+            joined = client.post("/api/join", json={"code": table["code"]}).json()
+            assert joined["seat"] == seat
+            tokens[seat] = joined["token"]
+        frames: dict[int | None, list[Frame]] = {viewer: [] for viewer in [*humans, None]}
+        sockets: dict[int | None, Any] = {}
+        with client.websocket_connect(
+            "/ws/watch", headers={"Authorization": f"Bearer {table['watch']}"}
+        ) as watcher:
+            sockets[None] = watcher
+            opened = [
+                client.websocket_connect(
+                    f"/ws/tables/{table['table']}",
+                    headers={"Authorization": f"Bearer {tokens[seat]}"},
+                )
+                for seat in humans
+            ]
+            for seat, context in zip(humans, opened, strict=True):
+                sockets[seat] = context.__enter__()
+            try:
+                for viewer, ws in sockets.items():
+                    ws.send_text(msg("subscribe", after=-1))
+                    read_until(ws, frames[viewer], lambda f: f["type"] == "accepted")
+                cursors = {viewer: 0 for viewer in frames}
+
+                def scan(viewer: int | None, done: Any) -> Frame:
+                    got = frames[viewer]
+                    while True:
+                        while cursors[viewer] < len(got):
+                            frame = got[cursors[viewer]]
+                            cursors[viewer] += 1
+                            if done(frame):
+                                return frame
+                        got.append(json.loads(sockets[viewer].receive_text()))
+
+                for _turn in range(3000):
+                    # The spectator tells whose turn it is (a person's, after the bots').
+                    last = scan(
+                        None,
+                        lambda f: (
+                            ended(f)
+                            or (
+                                f["type"] == "event"
+                                and f["event"]["type"] in ("turn_ended", "game_started")
+                                and _next(f) in humans
+                            )
+                        ),
+                    )
+                    if ended(last):
+                        break
+                    seat = _next(last)
+                    prompt = scan(
+                        seat, lambda f, s=last["seq"]: f["type"] == "prompt" and f["seq"] >= s
+                    )
+                    sockets[seat].send_text(msg("submit", command=chooser.choice(commands(prompt))))
+                    answer = scan(seat, lambda f: f["type"] in ("accepted", "refused"))
+                    assert answer["type"] == "accepted", answer
+                for viewer in humans:
+                    if not any(ended(f) for f in frames[viewer]):
+                        read_until(sockets[viewer], frames[viewer], ended)
+            finally:
+                for context in opened:
+                    context.__exit__(None, None, None)
+        lines = client.get(f"/api/tables/{table['table']}/record").text.splitlines()[1:]
+        referee = [event_from_dict(json.loads(line)) for line in lines]
+    for viewer, got in frames.items():
+        events = [f for f in got if f["type"] == "event"]
+        assert [f["seq"] for f in events] == list(range(len(referee)))
+        for frame in events:
+            assert frame["event"] == referee[frame["seq"]].seen_by(viewer).to_dict()
+        assert all(f["seat"] == viewer for f in got if f["type"] == "prompt")
+
+
+def _next(frame: Frame) -> int:
+    event = frame["event"]
+    if event["type"] == "turn_ended":
+        seat: int = event["next_seat"]
+        return seat
+    first: int = event["first_seat"]
+    return first
