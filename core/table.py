@@ -587,13 +587,7 @@ class Table:
         table_id = header_id if isinstance(header_id, str) and header_id else secrets.token_hex(6)
 
         def setup() -> _Referee:
-            if len(events) == 1 and isinstance(events[0], GameStarted):
-                # Cut off inside the deal: deal again (from the seed: the same cards).
-                game = Game.new(events[0].config, registry=registry, keep_params=True)
-                written = 1
-            else:
-                game = Game.from_events(events, registry=registry)
-                written = len(game.store)
+            game, written = _rebuild(events, registry)
             file = RecordFile.reopen(path, keep=written) if record else None
             referee = _Referee(game, table_id, file, written=written, undo=undo)
             referee.persist()
@@ -619,12 +613,7 @@ class Table:
         kept = stored[:complete]
 
         def setup() -> _Referee:
-            if len(kept) == 1 and isinstance(kept[0], GameStarted):
-                game = Game.new(kept[0].config, registry=registry, keep_params=True)
-                written = 1
-            else:
-                game = Game.from_events(kept, registry=registry)
-                written = len(game.store)
+            game, written = _rebuild(kept, registry)
             referee = _Referee(game, table_id, sink(written), written=written, undo=undo)
             referee.persist()
             return referee
@@ -700,6 +689,16 @@ class Table:
     def __repr__(self) -> str:
         config = self.config
         return f"<Table {self.id} {config.players}p {config.layout}>"
+
+
+def _rebuild(events: Sequence[Event], registry: Registry | None) -> tuple[Game, int]:
+    """The game of a stored log cut to its whole turns (:func:`_whole_turns`), and how many
+    of the stored events it keeps. A log cut off inside the deal keeps its first event and
+    deals again (from the seed: the same cards)."""
+    if len(events) == 1 and isinstance(events[0], GameStarted):
+        return Game.new(events[0].config, registry=registry, keep_params=True), 1
+    game = Game.from_events(events, registry=registry)
+    return game, len(game.store)
 
 
 def _whole_turns(events: Sequence[Event]) -> int:

@@ -164,7 +164,7 @@ def play_in_terminal(lobby: Lobby, code: str, *, name: str | None = None) -> int
     from cinco.frontends.terminal import parsing
     from cinco.frontends.terminal.app import describe_command
     from cinco.frontends.terminal.screen import QuitGame, Screen
-    from cinco.frontends.terminal.table import Style, TableView, render
+    from cinco.frontends.terminal.table import TableView, render
 
     screen = Screen()
     session = join_seat(lobby, code, name)
@@ -205,12 +205,7 @@ def play_in_terminal(lobby: Lobby, code: str, *, name: str | None = None) -> int
         screen.show(
             render(
                 view,
-                Style(
-                    color=screen.color,
-                    ascii_only=screen.ascii_only,
-                    width=screen.width,
-                    height=screen.height,
-                ),
+                screen.style(),
             )
         )
 

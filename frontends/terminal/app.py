@@ -307,13 +307,7 @@ class TerminalGame:
     # -- drawing -----------------------------------------------------------------------------
 
     def style(self) -> Style:
-        screen = self.screen
-        return Style(
-            color=screen.color,
-            ascii_only=screen.ascii_only,
-            width=screen.width,
-            height=screen.height,
-        )
+        return self.screen.style()
 
     def draw(
         self,

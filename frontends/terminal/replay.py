@@ -21,7 +21,7 @@ from cinco.core.state import GameState, fold
 from cinco.core.table import turns
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal.screen import QuitGame, Screen
-from cinco.frontends.terminal.table import Style, TableView, render
+from cinco.frontends.terminal.table import TableView, render
 
 
 def step_counts(events: Sequence[Event]) -> list[int]:
@@ -74,12 +74,7 @@ class Replayer:
         screen.show(
             render(
                 view,
-                Style(
-                    color=screen.color,
-                    ascii_only=screen.ascii_only,
-                    width=screen.width,
-                    height=screen.height,
-                ),
+                screen.style(),
             )
         )
 

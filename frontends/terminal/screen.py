@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import (
     Console,
@@ -29,6 +29,9 @@ from rich.segment import Segment
 from rich.text import Text
 
 from cinco.frontends.options import clean_text
+
+if TYPE_CHECKING:
+    from cinco.frontends.terminal.table import Style
 
 
 class QuitGame(Exception):
@@ -105,6 +108,14 @@ class Screen:
         if private:
             self.console.file.write("\x1b[3J")
             self.console.file.flush()
+
+    def style(self) -> Style:
+        """How a table is drawn on this screen: colour, ASCII only, the size."""
+        from cinco.frontends.terminal.table import Style
+
+        return Style(
+            color=self.color, ascii_only=self.ascii_only, width=self.width, height=self.height
+        )
 
     def show(self, renderable: RenderableType, **kwargs: Any) -> None:
         self.console.print(renderable, **kwargs)
