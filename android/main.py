@@ -4,8 +4,10 @@
 ``buildozer android debug``; see docs/kivy.md.
 """
 
+from cinco.core.i18n import init_language
 from cinco.frontends.kivy_app import run_app
 from cinco.frontends.options import PlayOptions
 
 if __name__ == "__main__":
+    init_language()  # the phone's language (or the one chosen in the app before)
     run_app(PlayOptions())

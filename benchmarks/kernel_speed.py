@@ -1,16 +1,21 @@
-"""Rollouts per second: the bots' simulation kernel against the reference engine.
+"""Rollouts per second: the bots' kernel, compiled and pure Python, and the reference engine.
 
 A *rollout* here is a whole two-player game from a fresh deal with every action drawn
 uniformly from the legal actions (what the ``random`` bot does). The reference engine plays it
 with :func:`cinco.core.rules.legal_actions` and :func:`cinco.core.rules.decide_steps` on
 immutable states (no event store, no projections: the cheapest way to use it); the kernel
-plays it on its mutable lists. The goal: the kernel at least 10× the reference.
+plays it on its mutable lists (:meth:`~cinco.plugins.bots.kernel.Kernel.random_playout`).
+It also times the ``ismcts`` bot's own rollout policy (a greedy player that keeps a hand,
+with space scores kept up to date on every move), from the same deals, and the whole search
+of ``ismcts:hard`` (iterations per second, from one mid-game position).
 
-For information it also times the ``ismcts`` bot's own rollout policy (a noisy greedy player,
-with space scores kept up to date on every move), from the same deals.
+The kernel runs twice in the same process: the compiled build (mypyc, if this installation
+has one) and the pure-Python source of the same modules (``cinco.plugins.bots.pure``). The
+goals (issue 15): compiled at least 5x the pure kernel on random rollouts, at least 4x on the
+rollout policy.
 
 Run: ``python benchmarks/kernel_speed.py [--seconds S] [--rounds R]``: each loop runs for *S*
-seconds in each of *R* rounds, and the best round counts.
+seconds of CPU time in each of *R* rounds (the loops take turns), and the best round counts.
 """
 
 from __future__ import annotations
@@ -19,23 +24,35 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from dataclasses import fields
+from types import ModuleType
 
 from cinco.core.config import GameConfig
 from cinco.core.registry import Registry
 from cinco.core.rules import decide_steps, legal_actions, setup_events
 from cinco.core.state import fold
-from cinco.plugins.bots.ismcts import LEVELS, rollout_fast
-from cinco.plugins.bots.kernel import Kernel
+from cinco.plugins.bots import builds
+from cinco.plugins.bots.ismcts import LEVELS
 
 REGISTRY = Registry(entry_points=False)
 TURN_LIMIT = 1000
+#: (loop, its goal as a multiple of the pure kernel's speed).
+GOALS = {"random": 5.0, "ismcts rollout policy": 4.0}
 
 
 def config(seed: int) -> GameConfig:
     return GameConfig.for_players(2, seed=seed, first_seat=0, turn_limit=TURN_LIMIT)
 
 
+#: The kernels' table (they shuffle with their own random generator: the seed is not used).
+TABLE = config(0)
+
+Rollout = Callable[[random.Random], int]
+
+
 def reference_rollout(seed: int) -> int:
+    """A random game of the reference engine from deal *seed* (also used by
+    ``engine_speed.py``); its turns."""
     cfg = config(seed)
     rules = REGISTRY.rules_for(cfg)
     rng = random.Random(seed)
@@ -46,32 +63,80 @@ def reference_rollout(seed: int) -> int:
     return state.turn
 
 
-def kernel_rollout(seed: int) -> int:
-    rng = random.Random(seed)
-    kernel = Kernel(config(seed), rng=rng)
-    kernel.deal()
-    while not kernel.over:
-        kernel.random_move(rng)
-    return kernel.turn
+def random_rollouts(kernel: ModuleType) -> Rollout:
+    """Random games on *kernel*: each a copy of a fresh table, dealt, played out (the way
+    the search starts each rollout from a copy of its position)."""
+    table = kernel.Kernel(TABLE)
+
+    def rollout(rng: random.Random) -> int:
+        world = table.copy()
+        world.rng = rng
+        world.deal()
+        world.random_playout(rng)
+        return int(world.turn)
+
+    return rollout
 
 
-def policy_rollout(seed: int) -> int:
-    rng = random.Random(seed)
-    kernel = Kernel(config(seed), rng=rng, scores=True)
-    kernel.deal()
-    rollout_fast(kernel, rng, LEVELS["medium"])
-    return kernel.turn
+def policy_rollouts(kernel: ModuleType, search: ModuleType) -> Rollout:
+    """Games of the ``ismcts`` rollout policy (level medium) on *kernel*, with *search*."""
+    medium = LEVELS["medium"]  # as the build's own Settings
+    settings = search.Settings(**{f.name: getattr(medium, f.name) for f in fields(medium)})
+    table = kernel.Kernel(TABLE, scores=True)
+
+    def rollout(rng: random.Random) -> int:
+        world = table.copy()
+        world.rng = rng
+        world.deal()
+        search.rollout_fast(world, rng, settings)
+        return int(world.turn)
+
+    return rollout
 
 
-def measure(rollout: Callable[[int], int], seconds: float) -> tuple[float, float]:
-    """Rollouts and turns per second of *rollout* over about *seconds*."""
+def search_loop(search: ModuleType, iterations: int = 64) -> Rollout:
+    """``ismcts`` searches (level hard, *iterations* each) from one mid-game position of a
+    two-player game: the whole search (worlds, tree, rollouts), not the kernel alone."""
+    from cinco.core.config import Seat
+    from cinco.core.game import Game
+
+    seats = [Seat("a", bot="greedy"), Seat("b", bot="greedy")]
+    game = Game.new(REGISTRY.configure(2, seats=seats, seed=4, first_seat=0), registry=REGISTRY)
+    game.play_bots(max_turns=12)
+    seat = game.state.current_seat
+    view = game.view(seat)
+    hard = LEVELS["hard"]
+    settings = search.Settings(**{f.name: getattr(hard, f.name) for f in fields(hard)})
+
+    def run(rng: random.Random) -> int:
+        searcher = search.Search(view, seat, game.rules, settings, rng)
+        searcher.run(iterations, None)
+        return int(searcher.iterations)
+
+    return run
+
+
+def measure(rollout: Rollout, seconds: float) -> tuple[float, float]:
+    """Rollouts and turns per second of *rollout* over about *seconds* of this process's CPU
+    time (not the wall clock: other work on the machine then weighs less)."""
+    rng = random.Random(1)
     games = turns = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        turns += rollout(games)
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        turns += rollout(rng)
         games += 1
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     return games / elapsed, turns / elapsed
+
+
+def builds_to_time() -> dict[str, tuple[ModuleType, ModuleType]]:
+    """The builds of (kernel, search) in this process: pure always, compiled if installed."""
+    found = {"pure": (builds.pure_module("kernel"), builds.pure_module("search"))}
+    if builds.status() == "compiled":
+        from cinco.plugins.bots import kernel, search
+
+        found["compiled"] = (kernel, search)
+    return found
 
 
 def main() -> None:
@@ -79,22 +144,39 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per loop and round")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    loops = {
-        "reference engine (random)": reference_rollout,
-        "kernel (random)": kernel_rollout,
-        "kernel (ismcts rollout policy)": policy_rollout,
+    found = builds_to_time()
+    loops: dict[str, Rollout] = {
+        "reference engine (random)": lambda rng: reference_rollout(rng.randrange(2**32))
     }
+    for build, (kernel, search) in found.items():
+        loops[f"{build} kernel (random)"] = random_rollouts(kernel)
+        loops[f"{build} kernel (ismcts rollout policy)"] = policy_rollouts(kernel, search)
+        loops[f"{build} ismcts search"] = search_loop(search)
     # The loops take turns and each keeps its best round, so that other work on the machine
     # weighs on all of them alike.
     best = dict.fromkeys(loops, (0.0, 0.0))
     for _round in range(args.rounds):
         for name, rollout in loops.items():
             best[name] = max(best[name], measure(rollout, args.seconds))
+    print(f"compiled build: {builds.status()}")
     for name, (rollouts, turns) in best.items():
-        print(f"{name:<32} {rollouts:8.1f} rollouts/s {turns:10.0f} turns/s")
-    ratio = best["kernel (random)"][0] / best["reference engine (random)"][0]
-    verdict = "PASS" if ratio >= 10 else "FAIL"
-    print(f"kernel / reference: {ratio:.1f}x (goal: at least 10x) {verdict}")
+        if name.endswith("search"):
+            print(f"{name:<40} {rollouts:8.1f} searches/s {turns:10.0f} iterations/s")
+        else:
+            print(f"{name:<40} {rollouts:8.1f} rollouts/s {turns:10.0f} turns/s")
+    fastest = "compiled" if "compiled" in found else "pure"
+    ratio = best[f"{fastest} kernel (random)"][0] / best["reference engine (random)"][0]
+    print(f"{fastest} kernel / reference engine (random): {ratio:.1f}x")
+    for loop, goal in GOALS.items():
+        if "compiled" not in found:
+            print(f"compiled / pure ({loop}): no compiled build (goal: at least {goal:g}x)")
+            continue
+        ratio = best[f"compiled kernel ({loop})"][1] / best[f"pure kernel ({loop})"][1]
+        verdict = "PASS" if ratio >= goal else "FAIL"
+        print(f"compiled / pure ({loop}): {ratio:.2f}x (goal: at least {goal:g}x) {verdict}")
+    if "compiled" in found:
+        ratio = best["compiled ismcts search"][1] / best["pure ismcts search"][1]
+        print(f"compiled / pure (ismcts search, iterations): {ratio:.2f}x (no goal)")
 
 
 if __name__ == "__main__":

@@ -84,6 +84,12 @@ class Seat:
 DEFAULT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 
 
+def default_name(seat: int) -> str:
+    """The name of *seat* when nobody gives one: Ann, Bob, ... then P7, P8 (a plugin's layout
+    may seat more players than there are names)."""
+    return DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else f"P{seat + 1}"
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Everything that fixes a game before the first card is dealt.
@@ -150,7 +156,7 @@ class GameConfig:
             chosen = default_registry().layout(players, layout)
             teams, layout = chosen.teams, chosen.name
         seat_bots = bots or (None,) * players
-        seat_names = names or DEFAULT_NAMES[:players]
+        seat_names = names or tuple(map(default_name, range(players)))
         seats = tuple(Seat(name=seat_names[i], bot=seat_bots[i]) for i in range(players))
         return cls(
             seats=seats,

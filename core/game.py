@@ -81,10 +81,16 @@ class Game:
         *,
         registry: Registry | None = None,
         plugins: Sequence[object] = (),
+        game_id: str | None = None,
     ) -> None:
         from .registry import default_registry
 
         self.config = config
+        #: Names the game for watchers (hook API 2): its table's id, which its record's header
+        #: holds too, so that a resumed game keeps it; a bare game draws one.
+        self.id = game_id or secrets.token_hex(6)
+        #: Set by :meth:`close` (the ``cinco_game_closed`` hook has been called).
+        self.closed = False
         self.registry = registry if registry is not None else default_registry()
         self.registry.check_layout(config)
         # Games without plugins of their own share their variants' rule set (see rules_for).
@@ -121,6 +127,7 @@ class Game:
         registry: Registry | None = None,
         plugins: Sequence[object] = (),
         keep_params: bool = False,
+        game_id: str | None = None,
     ) -> Game:
         """A new game: shuffle, deal, choose the first player (S1, P5).
 
@@ -130,7 +137,9 @@ class Game:
         *keep_params* (dealing again a recorded game cut off in its deal), *config*'s own."""
         if config.seed is None:
             config = replace(config, seed=secrets.randbits(63))
-        game = cls(config, registry=registry, plugins=plugins)
+        game = cls(config, registry=registry, plugins=plugins, game_id=game_id)
+        if not keep_params:  # a new game (not a recorded one dealt again): variants that combine
+            game.registry.check_variants(config.variants)
         # The variants' game parameters, resolved once and recorded in game_started.
         params = config.params if keep_params else game.rules.params(config)
         if params != config.params:
@@ -164,6 +173,7 @@ class Game:
         registry: Registry | None = None,
         plugins: Sequence[object] = (),
         complete_turns: bool = False,
+        game_id: str | None = None,
     ) -> Game:
         """Rebuild a game from its log (resume, replay, undo).
 
@@ -174,7 +184,7 @@ class Game:
         """
         if not events or not isinstance(events[0], GameStarted):
             raise EventError(_("a game must begin with a game_started event"))
-        game = cls(events[0].config, registry=registry, plugins=plugins)
+        game = cls(events[0].config, registry=registry, plugins=plugins, game_id=game_id)
         game._notify = False
         for index, event in enumerate(events):
             try:
@@ -184,7 +194,9 @@ class Game:
         setup = 2 + game.config.params.deal * game.config.players
         complete = check_turns(events, game.rules, setup) if len(events) > setup else len(events)
         if complete_turns and complete < len(events):
-            return cls.from_events(events[:complete], registry=registry, plugins=plugins)
+            return cls.from_events(
+                events[:complete], registry=registry, plugins=plugins, game_id=game_id
+            )
         game._notify = True
         game._call("cinco_game_started", game)
         return game
@@ -364,7 +376,25 @@ class Game:
 
     def rewind(self, count: int, plugins: Sequence[object] = ()) -> Game:
         """A new game holding only the first *count* events (undo). This game is unchanged."""
-        return Game.from_events(list(self.store)[:count], registry=self.registry, plugins=plugins)
+        return Game.from_events(
+            list(self.store)[:count], registry=self.registry, plugins=plugins, game_id=self.id
+        )
+
+    def setting(self, name: str) -> Any:
+        """The plugin setting *name* in this game (hook API 2): the value chosen for it, as
+        recorded in the options, else its default (``cinco_register_settings``)."""
+        return self.registry.setting(self.config, name)
+
+    def close(self) -> None:
+        """Say that nothing more will happen to this game here: the ``cinco_game_closed`` hook
+        is called once, with ``"ended"`` or ``"abandoned"``. A :class:`~cinco.core.table.Table`
+        calls it when it closes; a program playing a bare game calls it when done. A plugin
+        failing in the hook is logged (the log is not changed any more)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._notify = False  # a failure is logged, not added to a closed game's log
+        self._call("cinco_game_closed", self, "ended" if self.is_over else "abandoned")
 
     # -- playing ------------------------------------------------------------------------------
 

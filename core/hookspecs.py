@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .events import Event
     from .game import Game
     from .params import GameParams
-    from .registry import BotSpec, Variant
+    from .registry import BotSpec, Setting, TeamStyle, Variant
     from .rules import Outcome
     from .state import GameState
 
@@ -44,14 +44,23 @@ PROJECT = "cinco"
 #: module attribute ``CINCO_HOOK_API = 1``; one targeting a newer API than this, or an older one
 #: than :data:`OLDEST_HOOK_API_VERSION`, is refused at load with a message saying what to upgrade.
 #:
-#: API 2 added :func:`cinco_game_params` and :func:`cinco_action_allowed`; API 1 plugins load and
-#: play unchanged (every API 1 hook is in API 2 as it was).
+#: API 2 added :func:`cinco_game_params`, :func:`cinco_action_allowed`,
+#: :func:`cinco_register_team_styles`, :func:`cinco_register_settings`, :func:`cinco_game_closed`,
+#: ``game.id`` and the ``standard`` argument
+#: of :func:`cinco_game_end`; API 1 plugins load and play unchanged (every API 1 hook is in
+#: API 2 as it was: an implementation takes only the arguments it names).
 HOOK_API_VERSION = 2
 #: The oldest hook API this Cinco still runs plugins for.
 OLDEST_HOOK_API_VERSION = 1
 #: The hook API that introduced each hook after the first (a plugin declaring an older API
 #: than a hook's is refused when it implements it).
-HOOK_SINCE = {"cinco_game_params": 2, "cinco_action_allowed": 2}
+HOOK_SINCE = {
+    "cinco_game_params": 2,
+    "cinco_action_allowed": 2,
+    "cinco_register_team_styles": 2,
+    "cinco_register_settings": 2,
+    "cinco_game_closed": 2,
+}
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -68,6 +77,12 @@ def cinco_register_layouts() -> list[Layout]:
     is collected. A layout's name is ``TxS``: *T* teams of *S* players. When two plugins add
     the same name, the first registered keeps it (built-ins come first) and ``cinco plugins``
     reports the clash.
+
+    A layout Cinco cannot play is refused here, not in the middle of a game: 2 to 6 teams of
+    the same size, at most 12 players, a name that is a word, given once by the plugin, and
+    (when it reads ``TxS``) says the layout's teams and size. ``cinco plugins`` names the
+    plugin, the layout and what is wrong; the plugin's other layouts are used. A layout of
+    more than 3 teams should come with :func:`cinco_register_team_styles` for the others.
 
     Example::
 
@@ -90,6 +105,12 @@ def cinco_register_variants() -> list[Variant]:
     :func:`cinco_action_allowed`); it is registered only in the games
     that enable the variant. The first plugin to add a name keeps it.
 
+    A variant may declare (hook API 2) the variants it cannot be combined with,
+    ``incompatible=("joker",)``, and those it must be played with, ``requires=(...)``: a game
+    choosing an incompatible pair, or the variant without what it requires, is refused before
+    it starts (``cinco --variant``, a table or game of such a configuration, a lobby game, the
+    app's chooser, which greys such variants out), with a message naming both.
+
     Example::
 
         from cinco import Variant, hookimpl
@@ -103,7 +124,9 @@ def cinco_register_variants() -> list[Variant]:
 
         @hookimpl
         def cinco_register_variants():
-            return [Variant("lucky7", "The 7 is wild.", rules=LuckySeven())]
+            return [
+                Variant("lucky7", "The 7 is wild.", rules=LuckySeven(), incompatible=("joker",))
+            ]
     """
 
 
@@ -136,6 +159,60 @@ def cinco_register_bots() -> list[BotSpec]:
     """
 
 
+@hookspec
+def cinco_register_team_styles() -> list[TeamStyle]:
+    """Return the team styles this plugin adds: how the frontends draw a team beyond the ones
+    already registered.
+
+    *(Hook API 2.)* Called once per registry; every plugin's list is collected, in registration
+    order (the built-in plugin :mod:`cinco.plugins.team_styles` comes first, with blue, orange
+    and pink), and team *i* of a game is drawn in the *i*-th style. A
+    :class:`~cinco.core.registry.TeamStyle` has a name (``"green"``), a colour (``"#009E73"``),
+    a symbol (``"◆"``) and a symbol for plain-ASCII terminals (``"+"``). A plugin whose layout
+    has more teams than there are styles adds the missing ones: without them the styles repeat
+    (team 3 looks like team 0). A style whose name is taken already is left out, as are styles
+    whose symbol another style has (``cinco plugins`` reports both).
+
+    Example::
+
+        from cinco import TeamStyle, hookimpl
+
+
+        @hookimpl
+        def cinco_register_team_styles():
+            return [TeamStyle("green", colour="#009E73", symbol="◆", ascii_symbol="+")]
+    """
+
+
+@hookspec
+def cinco_register_settings() -> list[Setting]:
+    """Return the settings this plugin declares: what a player may choose per game.
+
+    *(Hook API 2.)* Called once per registry; every plugin's list is collected (the first to
+    declare a name keeps it). A :class:`~cinco.core.registry.Setting` has a name (call it after
+    the plugin: ``"tally.every"``), a description, a default (text, a whole number, a number or
+    true/false: its type) and, optionally, the choices allowed. A player chooses it with
+    ``cinco --setting tally.every=5`` (or ``Registry.configure(settings={...})``); the value is
+    checked against the setting's type and choices and recorded in the game's options
+    (``"settings"``), so a replay knows it. Read it with ``game.setting("tally.every")``: the
+    value chosen, or the default. ``cinco plugins`` lists each plugin's settings.
+
+    Example::
+
+        from cinco import Setting, hookimpl
+
+
+        @hookimpl
+        def cinco_register_settings():
+            return [Setting("tally.every", "Print the score every N turns.", default=10)]
+
+
+        @hookimpl
+        def cinco_game_ended(game):
+            print("tally every", game.setting("tally.every"), "turns")
+    """
+
+
 # -- rules ------------------------------------------------------------------------------------
 
 
@@ -163,7 +240,7 @@ def cinco_legal_spaces(state: GameState, seat: int, card: int) -> tuple[int, ...
 
 
 @hookspec(firstresult=True)
-def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
+def cinco_game_end(state: GameState, command: Command, standard: Outcome | None) -> Outcome | None:
     """Decide whether the game ends after *command*; *state* already includes its effects.
 
     Called on a game's rules once per accepted command, before its events are stored. The first
@@ -175,23 +252,25 @@ def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
     hook raises, the command is refused with an error naming the plugin, and the game is
     unchanged.
 
+    *standard* (hook API 2) is the standard rules' verdict on the same move: an ``Outcome``
+    (a line, a stalemate, a full board, the turn limit) or ``None`` (the game goes on). A
+    variant refines it instead of detecting the standard ends again: keep it (return
+    ``None``), overrule it (``ONGOING``), or replace it (an ``Outcome`` with scores, say).
+    It is worked out only for games with an implementation that names the argument; one that
+    does not (every API 1 plugin) is called as before. Rule hooks cannot be pluggy wrappers
+    (``hookwrapper=True``): this argument is how a variant sees the verdict it would wrap.
+
     Example::
 
-        from cinco import ONGOING, Outcome, PlayCard
-        from cinco.core.board import line_through
+        from cinco import ONGOING
 
 
         class SixInARow:
             @hookimpl
-            def cinco_game_end(self, state, command):
-                if isinstance(command, PlayCard) and command.space is not None:
-                    team = state.team_of(command.seat)
-                    line = line_through(state.board, command.space, team)
-                    if len(line) >= 6:
-                        return Outcome(winner=team, reason="six", line=line)
-                    if len(line) == 5:
-                        return ONGOING  # five is not enough in this variant
-                return None
+            def cinco_game_end(self, state, command, standard):
+                if standard is not None and standard.reason == "line" and len(standard.line) < 6:
+                    return ONGOING  # five is not enough in this variant
+                return None  # anything else: the standard verdict stands
     """
 
 
@@ -262,12 +341,14 @@ def cinco_game_started(game: Game) -> None:
     Called on every installed plugin and on the game's own plugins; results are ignored. If an
     implementation raises, a ``plugin_failed`` notice naming the plugin and the hook is added to
     the game, that plugin gets no more calls from this game, and the game goes on.
+    ``game.id`` (hook API 2) names the game: its table's id, the same in its record's header,
+    when it is resumed, and in :func:`cinco_game_closed`.
 
     Example::
 
         @hookimpl
         def cinco_game_started(game):
-            print("a game for", game.config.players, "players")
+            print("game", game.id, "for", game.config.players, "players")
     """
 
 
@@ -303,4 +384,25 @@ def cinco_game_ended(game: Game) -> None:
         def cinco_game_ended(game):
             result = game.state.result
             print("winner:", result.winner, "reason:", result.reason)
+    """
+
+
+@hookspec
+def cinco_game_closed(game: Game, reason: str) -> None:
+    """*game* is closed: nothing more will happen to it in this process.
+
+    *(Hook API 2.)* Called once per game, when the :class:`~cinco.core.table.Table` that has
+    it closes (the player quits, the program or the server shuts the table, a lobby game is
+    abandoned), or when a program playing a bare :class:`~cinco.core.game.Game` calls
+    :meth:`~cinco.core.game.Game.close`. *reason* is ``"ended"`` (the game is over)
+    or ``"abandoned"`` (it stopped before its end; its record may still be resumed). A resumed
+    game starts again with :func:`cinco_game_started` under the same ``game.id``. Use it to
+    release what a watcher keeps for a game (a file, a connection). Results are ignored;
+    failures are logged as for :func:`cinco_game_started`.
+
+    Example::
+
+        @hookimpl
+        def cinco_game_closed(game, reason):
+            print("game", game.id, "closed:", reason)
     """

@@ -29,7 +29,10 @@ from .messages import Param, freeze, render, thaw
 from .rules import LegalActions
 
 #: Version of the seat protocol. A message of another version is refused, never guessed at.
-PROTOCOL_VERSION = 1
+#: Version 2 added ``clock``; a version 1 message (any type but ``clock``) is still read.
+PROTOCOL_VERSION = 2
+#: The versions this Cinco reads.
+READS = (1, 2)
 
 Params = tuple[tuple[str, Param], ...]
 
@@ -200,9 +203,49 @@ class Hinted(Message):
         }
 
 
+@dataclass(frozen=True)
+class Clock(Message):
+    """The table's turn timers (version 2), as the server measured them when it sent this:
+    ``remaining`` seconds per seat (every seat's, bots' too), the seat whose clock runs
+    (``None``: nobody's, a bot is to move or the game is over), after event ``seq``. A client
+    counts the running clock down by itself until the next ``clock``. Public: every viewer
+    gets the same."""
+
+    type: ClassVar[str] = "clock"
+    table: str
+    seq: int
+    remaining: tuple[float, ...]
+    running: int | None
+    reserve: float
+    increment: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self._head(),
+            "table": self.table,
+            "seq": self.seq,
+            "remaining": list(self.remaining),
+            "running": self.running,
+            "reserve": self.reserve,
+            "increment": self.increment,
+        }
+
+
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.type: cls
-    for cls in (Envelope, Prompt, Accepted, Refused, Submit, Check, Undo, Subscribe, Hint, Hinted)
+    for cls in (
+        Envelope,
+        Prompt,
+        Accepted,
+        Refused,
+        Submit,
+        Check,
+        Undo,
+        Subscribe,
+        Hint,
+        Hinted,
+        Clock,
+    )
 }
 
 
@@ -218,7 +261,8 @@ def message_from_dict(data: Any) -> Message:
     if not isinstance(data, dict):
         raise EventError("a message must be a JSON object")
     kind = data.get("type")
-    if data.get("v") != PROTOCOL_VERSION:
+    version = data.get("v")
+    if isinstance(version, bool) or version not in READS or (kind == "clock" and version < 2):
         raise EventError(
             f"{kind}: protocol version {data.get('v')!r} is not supported "
             f"(this Cinco speaks version {PROTOCOL_VERSION})"
@@ -271,4 +315,35 @@ def message_from_dict(data: Any) -> Message:
         return Hinted(
             command_from_dict(command), data["bot"], reason if isinstance(reason, str) else None
         )
+    if kind == "clock":
+        return _clock(data)
     raise EventError(f"unknown message type {kind!r}")
+
+
+def _number(data: dict[str, Any], name: str) -> float:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise EventError(f"{data.get('type')}: field {name!r} must be a number")
+    return float(value)
+
+
+def _clock(data: dict[str, Any]) -> Clock:
+    remaining = data.get("remaining")
+    running = data.get("running")
+    if not isinstance(remaining, list) or not all(
+        isinstance(r, int | float) and not isinstance(r, bool) for r in remaining
+    ):
+        raise EventError("clock: field 'remaining' must be a list of seconds")
+    if running is not None and (isinstance(running, bool) or not isinstance(running, int)):
+        raise EventError("clock: field 'running' must be a seat or null")
+    table = data.get("table")
+    if not isinstance(table, str):
+        raise EventError("clock: field 'table' must be text")
+    return Clock(
+        table,
+        _whole(data, "seq"),
+        tuple(float(r) for r in remaining),
+        running,
+        _number(data, "reserve"),
+        _number(data, "increment"),
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,10 @@ HEADER_FIELDS: dict[str, type] = {
     "cinco": str,
     "frontend": str,
     "table": str,
+    #: The distribution that added each variant, where one did: ``{"hand5": {"distribution":
+    #: "cinco-hand-of-five", "version": "1.0.0"}}``, so that a reader without it can say what
+    #: to install (:meth:`cinco.core.registry.Registry.variant_sources`).
+    "variants": dict,
 }
 
 #: P2: the numbers of teams the standard layouts give each player count (a record whose layout
@@ -225,9 +230,50 @@ def _split_header(head: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]
     return known, extra
 
 
-def _check_config(config: GameConfig, registry: Registry) -> RuleSet:
+def _missing_variants(missing: list[str], sources: Any) -> str:
+    """What to say of variants a record needs and this installation lacks: each with the
+    distribution the record says added it, and the ``pip install`` that brings it.
+
+    >>> message = _missing_variants(
+    ...     ["hand5"], {"hand5": {"distribution": "cinco-hand5", "version": "1.0.0"}}
+    ... )
+    >>> "'hand5' (from cinco-hand5 1.0.0)" in message
+    True
+    >>> "Install it (pip install 'cinco-hand5>=1.0.0'), then load" in message
+    True
+    """
+    sources = sources if isinstance(sources, dict) else {}
+    names: list[str] = []
+    installs: list[str] = []
+    for name in missing:
+        source = sources.get(name)
+        dist = source.get("distribution") if isinstance(source, dict) else None
+        version = source.get("version") if isinstance(source, dict) else None
+        if not isinstance(dist, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", dist):
+            names.append(repr(name))
+            continue
+        good = isinstance(version, str) and re.fullmatch(r"[0-9][0-9A-Za-z.+-]*", version)
+        names.append(f"{name!r} (from {dist}{f' {version}' if good else ''})")
+        installs.append(f"'{dist}>={version}'" if good else dist)
+    if installs:
+        how = _("Install it (pip install {dists}), then load the record again.").format(
+            dists=" ".join(dict.fromkeys(installs))
+        )
+    else:
+        how = _(
+            "Install the plugin that adds it (its authors' package; `cinco plugins` lists what "
+            "is installed), then load the record again."
+        )
+    return _(
+        "this game was played with the variant {names}, which is not installed here, so its "
+        "moves cannot be checked. {how}"
+    ).format(names=", ".join(names), how=how)
+
+
+def _check_config(config: GameConfig, registry: Registry, sources: Any = None) -> RuleSet:
     """The rules of a game with *config*, after checking its layout (P2) and that its variants
-    are installed. Raises :class:`RecordError` (line 2)."""
+    are installed (*sources*: the header's ``variants``, saying what to install). Raises
+    :class:`RecordError` (line 2)."""
     players, teams = config.players, config.teams
     layout = registry.layouts().get(config.layout)
     if layout is not None and (layout.players, layout.teams) != (players, teams):
@@ -252,14 +298,7 @@ def _check_config(config: GameConfig, registry: Registry) -> RuleSet:
     known = registry.variants()
     missing = [name for name in config.variants if name not in known]
     if missing:
-        raise RecordError(
-            _(
-                "this game was played with the variant {names}, which is not installed here, so "
-                "its moves cannot be checked. Install the plugin that adds it, then load the "
-                "record again."
-            ).format(names=", ".join(repr(name) for name in missing)),
-            2,
-        )
+        raise RecordError(_missing_variants(missing, sources), 2)
     try:
         return registry.rules_for(config, shared=True)
     except ConfigError as exc:
@@ -281,9 +320,10 @@ def _decode(data: Any) -> Event:
 class _Reader:
     """Takes a record's events one line at a time: the fold, or the whole rule check."""
 
-    def __init__(self, registry: Registry | None, check_rules: bool) -> None:
+    def __init__(self, registry: Registry | None, check_rules: bool, sources: Any = None) -> None:
         self.registry = registry
         self.check_rules = check_rules
+        self.sources = sources
         self.checker: LogChecker | None = None
         self.state: GameState | None = None
         self.log: list[Event] = []
@@ -307,7 +347,7 @@ class _Reader:
             from .registry import default_registry
 
             registry = self.registry if self.registry is not None else default_registry()
-            self.checker = LogChecker(event, _check_config(event.config, registry))
+            self.checker = LogChecker(event, _check_config(event.config, registry, self.sources))
         else:
             self.state = start(event)
             self.log.append(event)
@@ -357,7 +397,7 @@ def loads(
         )
     known, extra = _split_header(head)
     record = Record(header=known, events=[], extra_header=extra)
-    reader = _Reader(registry, check_rules)
+    reader = _Reader(registry, check_rules, known.get("variants"))
     for number, line in enumerate(lines[1:], start=2):
         last = number == len(lines)
         if not line.strip():

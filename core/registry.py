@@ -13,6 +13,7 @@ are found through the ``cinco`` entry-point group.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -24,7 +25,7 @@ import pluggy
 from . import hookspecs
 from .config import GameConfig, Layout, Seat
 from .errors import ConfigError, PluginError
-from .i18n import _
+from .i18n import N_, _
 from .loading import (
     Conflict,
     PluginInfo,
@@ -39,6 +40,7 @@ from .loading import (
 )
 
 if TYPE_CHECKING:
+    from .bot_process import BotProcess
     from .commands import Command
     from .game import Game
     from .oracle import RulesOracle
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
 #: Where Cinco finds the built-in plugins; each is an ordinary plugin module.
 BUILTIN_PLUGINS = (
     "cinco.plugins.layouts",
+    "cinco.plugins.team_styles",
     "cinco.plugins.joker",
     "cinco.plugins.six_players",
     "cinco.plugins.bots.random_bot",
@@ -61,12 +64,103 @@ BUILTIN_PLUGINS = (
 class Variant:
     """A rule variant. ``rules`` is a plugin object implementing rule hooks; it is registered
     only in games that enable the variant. ``rules_text`` is the variant's own rules in Markdown
-    (optional, hook API 2), shown by ``cinco rules`` after the standard rules."""
+    (optional, hook API 2), shown by ``cinco rules`` after the standard rules.
+
+    ``incompatible`` names the variants this one cannot be played with, and ``requires`` the
+    ones it must be played with (hook API 2): a game choosing an incompatible pair, or this
+    variant without one it requires, is refused before it starts (either side may declare an
+    incompatibility; names of variants not installed are ignored)."""
 
     name: str
     description: str
     rules: object
     rules_text: str = ""
+    incompatible: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    #: The variant's name as players read it, a msgid (``N_("Joker")``; hook API 2): the
+    #: frontends show it translated, where ``name`` is what commands and records use.
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        """The variant's name in the user's language (``Joker``, Czech ``Žolík``)."""
+        return _(self.title) if self.title else self.name.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
+class TeamStyle:
+    """How the frontends draw a team (hook API 2, :func:`cinco_register_team_styles`): a
+    ``name`` players read ("blue": an English word, translated where shown), a ``colour``
+    (``#RRGGBB``), a ``symbol`` for its tokens in the terminal, an ``ascii_symbol`` for
+    terminals that show only ASCII, and the ``shape`` of its tokens in the app (one of
+    :data:`TOKEN_SHAPES`)."""
+
+    name: str
+    colour: str
+    symbol: str
+    ascii_symbol: str
+    shape: str = "circle"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A setting a plugin declares (hook API 2, :func:`cinco_register_settings`), chosen per
+    game (``cinco --setting NAME=VALUE``, ``Registry.configure(settings=...)``) and recorded
+    in the game's options, so that a replay knows it. ``default`` (text, a whole number, a
+    number or true/false) gives its type; ``choices``, when given, are the values allowed.
+    Name it after the plugin (``"game_log.level"``) so that names do not clash."""
+
+    name: str
+    description: str
+    default: str | int | float | bool
+    choices: tuple[str | int | float | bool, ...] = ()
+
+    def parse(self, value: object) -> str | int | float | bool:
+        """*value* (text from a command line, or a value) as this setting's type, checked.
+
+        >>> Setting("x.n", "", 3).parse("4"), Setting("x.on", "", False).parse("yes")
+        (4, True)
+        """
+        kind = type(self.default)
+        try:
+            if isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)):
+                parsed: str | int | float | bool = value
+            elif not isinstance(value, str):
+                raise ValueError
+            elif kind is bool:
+                words = {"true": True, "yes": True, "on": True, "1": True}
+                words |= {"false": False, "no": False, "off": False, "0": False}
+                parsed = words[value.strip().lower()]
+            else:
+                parsed = kind(value.strip())
+        except (KeyError, ValueError):
+            raise ConfigError(
+                _("The setting {name} takes {kind}, not {value!r}.").format(
+                    name=self.name, kind=_(_SETTING_KINDS[kind]), value=value
+                )
+            ) from None
+        if self.choices and parsed not in self.choices:
+            raise ConfigError(
+                _("The setting {name} is one of {choices}, not {value!r}.").format(
+                    name=self.name, choices=", ".join(map(str, self.choices)), value=value
+                )
+            )
+        return parsed
+
+
+_SETTING_KINDS = {
+    str: N_("text"),
+    int: N_("a whole number"),
+    float: N_("a number"),
+    bool: N_("true or false"),
+}
+
+#: The game option holding the plugin settings chosen for a game (name → value).
+SETTINGS_OPTION = "settings"
+
+
+#: The token shapes the app draws.
+TOKEN_SHAPES = ("circle", "triangle", "square", "diamond", "hexagon")
 
 
 @dataclass(frozen=True)
@@ -103,6 +197,24 @@ class BotSpec:
     description: str
     create: Callable[[BotContext], Bot]
     levels: tuple[str, ...] = ()
+    #: The bot's name as players read it, a msgid (``N_("Monte Carlo")``; hook API 2).
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        """The bot's name in the user's language: its title, else its name, capitalised."""
+        if self.title:
+            return _(self.title)
+        return self.name.replace("_", " ").replace("-", " ").capitalize()
+
+
+#: The usual bot levels in words (a plugin's other levels are shown as they are named).
+LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+
+def level_label(level: str) -> str:
+    """A bot level in the user's language (``hard`` → Czech ``těžká``)."""
+    return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
 
 
 def hook_names() -> list[str]:
@@ -136,6 +248,10 @@ class Registry:
     entry_points: bool = True
     builtins: bool = True
     plugins: Sequence[object] = ()
+    #: Let bots think in a worker process of their own (:mod:`cinco.core.bot_process`), so
+    #: that an app's drawing thread keeps the interpreter while they search. Ignored with
+    #: *plugins* (objects cannot be sent to another process) and where processes cannot start.
+    bot_processes: bool = False
     pm: pluggy.PluginManager = field(init=False, repr=False)
     _shared_rules: dict[tuple[str, ...], RuleSet] = field(
         init=False, repr=False, default_factory=dict
@@ -150,6 +266,7 @@ class Registry:
         self._registered: dict[str, dict[str, Any]] = {}
         self._owners: dict[str, dict[str, list[str]]] = {}
         self._by_plugin: dict[str, dict[str, list[Any]]] = {}
+        self._bots_worker: BotProcess | None = None
         if self.builtins:
             from cinco import __version__
 
@@ -204,6 +321,19 @@ class Registry:
             )
         declared = declared_api(plugin)
         api = declared if isinstance(declared, int) else None
+        newer = [
+            caller.name
+            for caller in self.pm.get_hookcallers(plugin) or ()
+            if api is not None and hookspecs.HOOK_SINCE.get(caller.name, 1) > api
+        ]
+        if newer:
+            self.pm.unregister(plugin)
+            raise PluginError(
+                _(
+                    "Plugin {name!r} implements {hook}, which is hook API {since}, but declares "
+                    "CINCO_HOOK_API = {api}: declare {since}."
+                ).format(name=name, hook=newer[0], since=hookspecs.HOOK_SINCE[newer[0]], api=api)
+            )
         version = getattr(plugin, "__version__", None)
         self.sources[name] = source or PluginSource(
             name, "given", version=version if isinstance(version, str) else None, api=api
@@ -372,6 +502,30 @@ class Registry:
                     )
                 )
                 continue
+            kept: list[Any] = []
+            for item in items:
+                problem = item_problem(kind, item, found, kept)
+                if problem is None:
+                    kept.append(item)
+                    continue
+                self._report(
+                    PluginProblem(
+                        impl.plugin_name,
+                        hook.name,
+                        _(
+                            "Plugin {plugin!r} adds the {kind} {name!r}, which Cinco cannot use: "
+                            "{problem}. It is left out (the plugin's other {kind}s are used); "
+                            "ask the plugin's authors to fix it."
+                        ).format(
+                            plugin=self.describe(impl.plugin_name),
+                            kind=kind.replace("_", " "),
+                            name=getattr(item, "name", "?"),
+                            problem=problem,
+                        ),
+                        self.sources.get(impl.plugin_name, PluginSource("", "")).distribution,
+                    )
+                )
+            items = kept
             by_plugin.setdefault(impl.plugin_name, []).extend(items)
             for item in items:
                 owners.setdefault(item.name, []).append(impl.plugin_name)
@@ -395,6 +549,113 @@ class Registry:
         """Every bot, by name."""
         return self._collect("bot", BotSpec)
 
+    def added_by(self, kind: str, plugin: str) -> list[Any]:
+        """What the plugin named *plugin* adds of *kind* (``"setting"``, ``"team_style"``,
+        ...), in its order, including names another plugin took first."""
+        self.owner(kind, "")  # collects them
+        return list(self._by_plugin[kind].get(plugin, []))
+
+    def settings(self) -> dict[str, Setting]:
+        """Every setting the installed plugins declare, by name."""
+        return self._collect("setting", Setting)
+
+    def check_settings(self, chosen: Mapping[str, object]) -> dict[str, Any]:
+        """*chosen* settings (name → value or text), each declared by a plugin and of its
+        type: the values to record. Raises :class:`ConfigError` saying what is wrong."""
+        known = self.settings()
+        values: dict[str, Any] = {}
+        for name, value in chosen.items():
+            setting = known.get(name)
+            if setting is None:
+                raise ConfigError(
+                    _("Unknown setting {name!r}. The installed plugins' settings: {known}.").format(
+                        name=name, known=", ".join(sorted(known)) or "-"
+                    )
+                )
+            values[name] = setting.parse(value)
+        return values
+
+    def setting(self, config: GameConfig, name: str) -> Any:
+        """The value of the setting *name* in a game of *config*: the one chosen for it (as
+        recorded), else the setting's default. Raises :class:`ConfigError` for a setting no
+        installed plugin declares and the game does not hold."""
+        chosen = config.options.get(SETTINGS_OPTION) or {}
+        if name in chosen:
+            return chosen[name]
+        setting = self.settings().get(name)
+        if setting is None:
+            raise ConfigError(_("Unknown setting {name!r}.").format(name=name))
+        return setting.default
+
+    def variant_sources(self, names: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The distribution (and version) that adds each of the variants *names*, for a
+        record's header: a reader without it can then say what to ``pip install``. Built-in
+        variants, and variants of plugins given to the registry directly, are left out."""
+        found: dict[str, dict[str, str]] = {}
+        for name in names:
+            owner = self.owner("variant", name)
+            source = self.sources.get(owner) if owner is not None else None
+            if source is None or source.origin == "builtin" or source.distribution is None:
+                continue
+            found[name] = {"distribution": source.distribution}
+            if source.version:
+                found[name]["version"] = source.version
+        return found
+
+    def team_styles(self) -> list[TeamStyle]:
+        """How to draw each team, in order: team *i* is drawn in style ``i % len(...)``
+        (``cinco_register_team_styles``; the built-in three come first)."""
+        return list(self._collect("team_style", TeamStyle).values())
+
+    def team_style(self, team: int) -> TeamStyle:
+        """The style of *team* (styles repeat beyond the registered ones)."""
+        styles = self.team_styles() or [TeamStyle("?", "#888888", "?", "?")]
+        return styles[team % len(styles)]
+
+    def check_variants(self, names: Sequence[str]) -> None:
+        """Refuse a choice of variants that cannot be played together: an incompatible pair
+        (declared by either) or a variant without one it requires (``Variant.incompatible``,
+        ``Variant.requires``). Names not installed are left to the caller."""
+        known = self.variants()
+        chosen = [name for name in dict.fromkeys(names) if name in known]
+        for index, name in enumerate(chosen):
+            for other in chosen[index + 1 :]:
+                if other in known[name].incompatible or name in known[other].incompatible:
+                    raise ConfigError(
+                        _(
+                            "The variants {a!r} and {b!r} cannot be played together (as {who} "
+                            "says). Choose one of them."
+                        ).format(
+                            a=name,
+                            b=other,
+                            who=name if other in known[name].incompatible else other,
+                        )
+                    )
+            missing = [need for need in known[name].requires if need not in chosen]
+            if missing:
+                raise ConfigError(
+                    _("The variant {name!r} is played only with {needs}: add {options}.").format(
+                        name=name,
+                        needs=", ".join(repr(need) for need in missing),
+                        options=" ".join(f"--variant {need}" for need in missing),
+                    )
+                )
+
+    def incompatible_with(self, chosen: Sequence[str]) -> set[str]:
+        """The installed variants that cannot be added to *chosen* (for a chooser to grey
+        out): each is declared incompatible with one of them, or one of them with it."""
+        known = self.variants()
+        picked = [name for name in chosen if name in known]
+        return {
+            name
+            for name, variant in known.items()
+            if name not in picked
+            and any(
+                other in variant.incompatible or name in known[other].incompatible
+                for other in picked
+            )
+        }
+
     def describe(self, name: str) -> str:
         """A plugin's name with its distribution and version, for messages."""
         source = self.sources.get(name)
@@ -415,8 +676,15 @@ class Registry:
         return [c for kind in ("layout", "variant", "bot") for c in self._conflicts(kind)]
 
     def owner(self, kind: str, name: str) -> str | None:
-        """The plugin whose *kind* (layout, variant or bot) called *name* is used."""
-        self._collect(kind, {"layout": Layout, "variant": Variant, "bot": BotSpec}[kind])
+        """The plugin whose *kind* (layout, variant, bot or team_style) called *name* is used."""
+        kinds = {
+            "layout": Layout,
+            "variant": Variant,
+            "bot": BotSpec,
+            "team_style": TeamStyle,
+            "setting": Setting,
+        }
+        self._collect(kind, kinds[kind])
         names = self._owners[kind].get(name)
         return names[0] if names else None
 
@@ -519,11 +787,14 @@ class Registry:
         first_seat: int | None = None,
         turn_limit: int | None = None,
         options: Mapping[str, Any] | None = None,
+        settings: Mapping[str, object] | None = None,
     ) -> GameConfig:
         """A checked :class:`GameConfig`: the layout and variants exist, the bots are known.
 
         *options* are recorded with the game, for example ``{"bot_time_budget": 2.0}``: the
-        seconds a bot may think per move before the move goes to a random one."""
+        seconds a bot may think per move before the move goes to a random one. *settings*
+        are plugin settings (:class:`Setting`), name → value or text, checked and recorded in
+        the options (``"settings"``)."""
         chosen = self.layout(players, layout)
         known = self.variants()
         for name in variants:
@@ -533,6 +804,7 @@ class Registry:
                         name=name, choices=", ".join(sorted(known)) or "-"
                     )
                 )
+        self.check_variants(variants)
         if seats is None:
             seats = GameConfig.for_players(players, teams=chosen.teams).seats
         if len(seats) != players:
@@ -563,7 +835,8 @@ class Registry:
             seed=seed,
             first_seat=first_seat,
             turn_limit=turn_limit,
-            options=dict(options or {}),
+            options=dict(options or {})
+            | ({SETTINGS_OPTION: self.check_settings(settings)} if settings else {}),
         )
 
     def rules_for(self, config: GameConfig, *, shared: bool = False) -> RuleSet:
@@ -606,13 +879,129 @@ class Registry:
                     name=name, choices=", ".join(sorted(self.bots()))
                 )
             )
+        if self.bot_processes and not self.plugins:
+            from .bot_process import processes_available
+
+            if processes_available():
+                return self._bot_process().create(name, context)
         return spec.create(context)
+
+    def prepare_bots(self) -> None:
+        """Start the bots' process now (with *bot_processes*), rather than at the first bot's
+        move, which would then wait a second for it to load."""
+        from .bot_process import processes_available
+
+        if self.bot_processes and not self.plugins and processes_available():
+            self._bot_process()
+
+    def _bot_process(self) -> BotProcess:
+        from .bot_process import BotProcess
+
+        if self._bots_worker is None:
+            self._bots_worker = BotProcess(entry_points=self.entry_points, builtins=self.builtins)
+        return self._bots_worker
 
     def new_game(self, config: GameConfig, plugins: Sequence[object] = ()) -> Game:
         """Start a game: shuffle, deal, and store the opening events."""
         from .game import Game
 
         return Game.new(config, registry=self, plugins=plugins)
+
+
+#: The most teams, and players, a layout may have: the bots' kernel keeps a table per team
+#: whose size grows as the winning length to the power of the teams.
+MAX_TEAMS = 6
+MAX_PLAYERS = 12
+_TEAMS_BY_SIZE = re.compile(r"(\d+)x(\d+)")
+
+
+def item_problem(kind: str, item: Any, found: Mapping[str, Any], kept: Sequence[Any]) -> str | None:
+    """Why a plugin's *item* (a layout, variant or team style) cannot be used, or ``None``.
+    *found* holds the items registered before this plugin's, *kept* this plugin's so far.
+
+    >>> item_problem("layout", Layout("3x2", players=6, teams=2), {}, [])
+    "its name says 3 teams of 2, but it has 2 teams of 3 players (name it '2x3')"
+    >>> item_problem("layout", Layout("solo", players=1, teams=1), {}, [])
+    'a game needs 2 to 6 teams, not 1'
+    """
+    name = getattr(item, "name", None)
+    if not isinstance(name, str) or not name.strip() or name != name.strip():
+        return _("its name must be a word, not {name!r}").format(name=name)
+    if any(other.name == name for other in kept):
+        return _("the plugin adds the name {name!r} twice").format(name=name)
+    if kind == "layout":
+        players, teams = item.players, item.teams
+        for label, value in (("players", players), ("teams", teams)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                return _("its {field} must be a whole number, not {value!r}").format(
+                    field=label, value=value
+                )
+        if not 2 <= teams <= MAX_TEAMS:
+            return _("a game needs 2 to {most} teams, not {n}").format(most=MAX_TEAMS, n=teams)
+        if not teams <= players <= MAX_PLAYERS or players % teams:
+            return _(
+                "{players} players cannot form {teams} equal teams (a layout has {teams} to "
+                "{most} players, the same number in every team)"
+            ).format(players=players, teams=teams, most=MAX_PLAYERS)
+        match = _TEAMS_BY_SIZE.fullmatch(name)
+        if match and (int(match[1]), int(match[2])) != (teams, players // teams):
+            return _(
+                "its name says {t} teams of {s}, but it has {teams} teams of {size} players "
+                "(name it {right!r})"
+            ).format(
+                t=match[1],
+                s=match[2],
+                teams=teams,
+                size=players // teams,
+                right=f"{teams}x{players // teams}",
+            )
+    elif kind == "variant":
+        for label in ("incompatible", "requires"):
+            names = getattr(item, label, ())
+            if not isinstance(names, tuple | list) or not all(isinstance(n, str) for n in names):
+                return _("its {field} must be a tuple of variant names, not {value!r}").format(
+                    field=label, value=names
+                )
+        if name in item.incompatible or name in item.requires:
+            return _("it names itself among the variants it is incompatible with or requires")
+        both = set(item.incompatible) & set(item.requires)
+        if both:
+            return _("it both requires and is incompatible with {names}").format(
+                names=", ".join(sorted(both))
+            )
+    elif kind == "setting":
+        default = item.default
+        if type(default) not in _SETTING_KINDS:
+            return _("its default must be text, a number or true/false, not {value!r}").format(
+                value=default
+            )
+        if item.choices and default not in item.choices:
+            return _("its default {value!r} is not one of its choices").format(value=default)
+    elif kind == "team_style":
+        colour = item.colour
+        if not isinstance(colour, str) or not re.fullmatch(r"#[0-9A-Fa-f]{6}", colour):
+            return _("its colour must be #RRGGBB, not {value!r}").format(value=colour)
+        for label, symbol in (("symbol", item.symbol), ("ascii_symbol", item.ascii_symbol)):
+            if not isinstance(symbol, str) or len(symbol) != 1 or symbol.isspace():
+                return _("its {field} must be one visible character, not {value!r}").format(
+                    field=label, value=symbol
+                )
+            if label == "ascii_symbol" and not symbol.isascii():
+                return _("its ascii_symbol must be ASCII, not {value!r}").format(value=symbol)
+            taken = [
+                other.name
+                for other in (*found.values(), *kept)
+                if getattr(other, label) == symbol and other.name != name
+            ]
+            if taken:
+                return _("its {field} {value!r} is the team style {other!r}'s already").format(
+                    field=label, value=symbol, other=taken[0]
+                )
+        if item.shape not in TOKEN_SHAPES:
+            return _("its shape must be one of {shapes}, not {value!r}").format(
+                shapes=", ".join(TOKEN_SHAPES), value=item.shape
+            )
+    return None
 
 
 @cache

@@ -80,10 +80,15 @@ ResultCheck = Callable[[tuple[Any, ...], Any], Any]
 STANDARD_RULES = "standard_rules"
 
 
-def first_result(hook: pluggy.HookCaller, check: ResultCheck | None = None) -> Callable[..., Any]:
+def first_result(
+    hook: pluggy.HookCaller,
+    check: ResultCheck | None = None,
+    argnames: Sequence[str] | None = None,
+) -> Callable[..., Any]:
     """A function calling *hook*'s implementations in pluggy's order until one answers.
 
-    It takes the hook's arguments by position, in the hookspec's order. It gives the same
+    It takes the hook's arguments by position, in the hookspec's order (or *argnames*', a
+    leading part of them that every implementation keeps to). It gives the same
     answer as calling a ``firstresult`` hook, without pluggy's per-call bookkeeping, which the
     rules pay on every move. An implementation that raises, or (with *check*) gives an answer
     *check* refuses, raises :class:`RuleHookError` naming its plugin: the command is refused
@@ -94,7 +99,7 @@ def first_result(hook: pluggy.HookCaller, check: ResultCheck | None = None) -> C
     """
     spec = hook.spec
     assert spec is not None
-    argnames = tuple(spec.argnames)
+    argnames = tuple(spec.argnames if argnames is None else argnames)
     impls = hook.get_hookimpls()
     wrapped = [impl.plugin_name for impl in impls if impl.hookwrapper or impl.wrapper]
     if wrapped:
@@ -382,7 +387,7 @@ class RuleSet(CompiledRules):
 
     def _compile(self) -> None:
         self._legal_spaces = first_result(self.pm.hook.cinco_legal_spaces, check_spaces)
-        self._game_end = first_result(self.pm.hook.cinco_game_end, check_outcome)
+        self._game_end = _game_end_chain(self.pm.hook.cinco_game_end)
         allowed = self.pm.hook.cinco_action_allowed
         self._action_allowed = first_result(allowed, check_allowed)
         self._standard_actions = all(
@@ -400,6 +405,33 @@ class RuleSet(CompiledRules):
                 owner_name(impl.plugin) for hook in hooks for impl in hook.get_hookimpls()
             )
         )
+
+
+def _game_end_chain(hook: pluggy.HookCaller) -> Callable[[GameState, Command], Any]:
+    """The ``cinco_game_end`` chain, called with ``(state, command)``. The standard verdict
+    (the ``standard`` argument, hook API 2) is worked out first only when an implementation
+    names it: every other game keeps the standard rules' quick path."""
+    from . import standard_rules
+
+    wanted = any(
+        "standard" in impl.argnames
+        for impl in hook.get_hookimpls()
+        if impl.plugin_name != STANDARD_RULES
+    )
+    if not wanted:
+        return first_result(hook, check_outcome, argnames=("state", "command"))
+    chain = first_result(hook, check_outcome)
+    standard = standard_rules.cinco_game_end
+    name = hook.name  # not the hook: a bot's oracle must lead to no plugin manager
+
+    def game_end(state: GameState, command: Command) -> Any:
+        try:
+            verdict = standard(state, command)
+        except Exception as exc:
+            raise rule_hook_error(STANDARD_RULES, name, exc) from exc
+        return chain(state, command, verdict)
+
+    return game_end
 
 
 @quick_init

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import random
 import secrets
 import threading
 from collections.abc import Callable, Sequence
@@ -66,7 +67,19 @@ from .state import GameState, evolve, start, undo
 if TYPE_CHECKING:
     from .registry import Registry
 
-__all__ = ["EventSink", "SeatHandle", "Table", "TableStatus", "Turn", "turns"]
+__all__ = [
+    "PLAYED_FOR",
+    "STAND_IN",
+    "STAND_IN_ENDED",
+    "EventSink",
+    "SeatHandle",
+    "Table",
+    "TableStatus",
+    "Turn",
+    "played_for",
+    "stand_ins",
+    "turns",
+]
 
 #: How long a handle waits for the table to answer one request (a bot's move included).
 ANSWER_TIMEOUT = 600.0
@@ -86,6 +99,10 @@ class TableStatus:
     saved: bool
     #: Why the game is stopped (the record could not be written), if it is.
     problem: Refused | None
+    #: The people's seats a bot plays for now (zombie mode), with the bot's spec.
+    stand_ins: tuple[tuple[int, str], ...] = ()
+    #: Turns played so far (undone ones left out).
+    turn: int = 0
 
 
 @dataclass(frozen=True)
@@ -125,6 +142,54 @@ def _first_turn_start(events: Sequence[Event]) -> int:
     first = events[0]
     assert isinstance(first, GameStarted)
     return 2 + first.config.params.deal * first.config.players
+
+
+#: The notices of zombie mode: a bot plays for a person's seat, that person is back, a bot
+#: moved once for a person out of time. Their ``seat`` is the person's.
+STAND_IN = "stand_in"
+STAND_IN_ENDED = "stand_in_ended"
+PLAYED_FOR = "played_for"
+
+
+def stand_ins(events: Sequence[Event]) -> dict[int, str]:
+    """Which people's seats a bot plays for after *events* (from the zombie-mode notices),
+    seat → the bot's spec (``NAME[:LEVEL]``)."""
+    standing: dict[int, str] = {}
+    for event in events:
+        if type(event) is Notice:
+            assert isinstance(event, Notice)
+            if event.seat is None:
+                continue
+            if event.code == STAND_IN:
+                standing[event.seat] = str(dict(event.params).get("bot", "random"))
+            elif event.code == STAND_IN_ENDED:
+                standing.pop(event.seat, None)
+    return standing
+
+
+def played_for(events: Sequence[Event]) -> set[int]:
+    """The ends (event counts, as :attr:`Turn.end`) of the turns a bot played for a person."""
+    standing: set[int] = set()
+    once: set[int] = set()
+    ends: set[int] = set()
+    for index, event in enumerate(events):
+        kind = type(event)
+        if kind is Notice:
+            assert isinstance(event, Notice)
+            if event.seat is None:
+                continue
+            if event.code == STAND_IN:
+                standing.add(event.seat)
+            elif event.code == STAND_IN_ENDED:
+                standing.discard(event.seat)
+            elif event.code == PLAYED_FOR:
+                once.add(event.seat)
+        elif kind is TurnEnded or kind is GameEnded:
+            assert isinstance(event, TurnEnded | GameEnded)
+            if event.seat in standing or event.seat in once:
+                ends.add(index + 1)
+            once.discard(event.seat)
+    return ends
 
 
 class EventSink(Protocol):
@@ -180,6 +245,9 @@ class _Referee:
         self.frontend = "api"
         self.ports: dict[str, _Port] = {}
         self.open = True
+        #: People's seats a bot plays for (zombie mode): seat → bot spec, from the log.
+        self.stand_ins: dict[int, str] = stand_ins(game.store)
+        self.stand_in_bots: dict[tuple[int, str], Any] = {}
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -195,6 +263,10 @@ class _Referee:
             return self.play_bot_turn()
         if operation == "save_as":
             return self.save_as(payload)
+        if operation == "stand_in":
+            return self.stand_in(*payload)
+        if operation == "play_for":
+            return self.play_for(*payload)
         if operation == "close":
             self.close()
             return None
@@ -259,11 +331,110 @@ class _Referee:
         state = self.game.state
         if self.problem is not None:
             return self.problem
+        if not state.is_over and state.current_seat in self.stand_ins:
+            return self.move_for(state.current_seat, self.stand_ins[state.current_seat])
         if state.is_over or not self.game.config.seats[state.current_seat].is_bot:
             return Refused("no_bot_to_move")
         try:
             self.game.play_bot_turn()
         except IllegalCommand as exc:  # the rules refused even the random fallback (a plugin)
+            return Refused.of(exc)
+        finally:
+            self.settle()
+        return Accepted(len(self.game.store) - 1)
+
+    # -- zombie mode: a bot in a person's seat -------------------------------------------------
+
+    def _person(self, seat: object) -> int | Refused:
+        seats = self.game.config.seats
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+            return Refused("wrong_seat", freeze({"seat": -1, "other": _printable(seat)}))
+        if seats[seat].is_bot:
+            return Refused("not_seated")
+        return seat
+
+    def stand_in(self, seat: int, bot: str | None, reason: str) -> Refused | Accepted:
+        """Let *bot* (``NAME[:LEVEL]``) play the person's *seat* from now on, or (``None``)
+        give the seat back to its person; a notice tells everyone."""
+        person = self._person(seat)
+        if isinstance(person, Refused):
+            return person
+        if self.problem is not None:
+            return self.problem
+        if self.game.is_over or self.stand_ins.get(person) == bot:
+            return Accepted(-1)
+        name = self.game.config.seats[person].name
+        if bot is None:
+            del self.stand_ins[person]
+            self.game.notice(STAND_IN_ENDED, {"name": name, "reason": reason}, seat=person)
+        else:
+            self._bot_name(bot)
+            self.stand_ins[person] = bot
+            self.game.notice(
+                STAND_IN,
+                {"name": name, "bot": bot.partition(":")[0], "reason": reason},
+                seat=person,
+            )
+        self.settle()
+        return Accepted(len(self.game.store) - 1)
+
+    def play_for(self, seat: int, bot: str, reason: str) -> Refused | Accepted:
+        """Let *bot* play this one turn for the person at *seat*, whose turn it is (their
+        time ran out, say); a notice tells everyone first."""
+        person = self._person(seat)
+        if isinstance(person, Refused):
+            return person
+        if self.problem is not None:
+            return self.problem
+        state = self.game.state
+        if state.is_over or state.current_seat != person:
+            return Refused("no_bot_to_move")
+        self._bot_name(bot)
+        name = self.game.config.seats[person].name
+        self.game.notice(
+            PLAYED_FOR, {"name": name, "bot": bot.partition(":")[0], "reason": reason}, seat=person
+        )
+        return self.move_for(person, bot)
+
+    def _bot_name(self, spec: str) -> str:
+        name = spec.partition(":")[0]
+        if name not in self.game.registry.bots():
+            raise CincoError(f"no bot {name!r} is installed")
+        return name
+
+    def move_for(self, seat: int, spec: str) -> Refused | Accepted:
+        """One turn for the person at *seat* (to move), chosen by bot *spec* from the seat's
+        view only; a bot that fails or cheats loses the move to a random legal one."""
+        from .oracle import RulesOracle
+        from .registry import BotContext
+
+        name, _colon, level = spec.partition(":")
+        legal = self.game.legal_actions(seat)
+        chooser = random.Random(secrets.randbits(32))
+        command: Command | None = None
+        try:
+            bot = self.stand_in_bots.get((seat, spec))
+            if bot is None:
+                view = self.game.view(seat)
+                context = BotContext(
+                    seat=seat,
+                    config=view.config,  # as the seat sees it: no seed
+                    rules=RulesOracle.of(self.game.rules),
+                    level=level or None,
+                    seed=secrets.randbelow(2**31),
+                    time_budget=self.game.bot_time_budget,
+                )
+                bot = self.game.registry.create_bot(context, name)
+                self.stand_in_bots[(seat, spec)] = bot
+            answer = bot.choose(self.game.view(seat), legal)
+            command = next((c for c in legal if type(c) is type(answer) and c == answer), None)
+        except Exception:  # a stand-in that fails must not stop the game
+            command = None
+        if command is None:
+            command = legal[chooser.randrange(len(legal))]
+        try:
+            self.game.execute(command)
+        except IllegalCommand as exc:
             return Refused.of(exc)
         finally:
             self.settle()
@@ -321,6 +492,8 @@ class _Referee:
         if not mine:
             return Refused("nothing_to_undo")
         last = mine[-1]
+        if last.end in played_for(self.game.store):
+            return Refused("undo_stand_in")
         for turn in counted[counted.index(last) + 1 :]:
             if not seats[turn.seat].is_bot:
                 return Refused("undo_other_moved", freeze({"name": seats[turn.seat].name}))
@@ -360,11 +533,17 @@ class _Referee:
         if self.record is None or self.problem is not None:
             return
         try:
-            while self.written < len(store):
-                self.record.append(store[self.written])
-                self.written += 1
-            if not isinstance(self.record, RecordFile):
-                self.record.commit()  # a sink's batch: stored before anyone hears of it
+            if isinstance(self.record, RecordFile):
+                while self.written < len(store):  # a line is written when appended
+                    self.record.append(store[self.written])
+                    self.written += 1
+            else:  # a sink's batch counts only once committed: stored before anyone hears
+                batch = self.written
+                while batch < len(store):
+                    self.record.append(store[batch])
+                    batch += 1
+                self.record.commit()
+                self.written = batch
             if self.game.is_over:
                 self.record.sync()
         except OSError as exc:
@@ -375,13 +554,17 @@ class _Referee:
         store = self.game.store
         state = self.game.state
         to_move = None if state.is_over else state.current_seat
-        if to_move is not None and (self.game.config.seats[to_move].is_bot or self.problem):
+        if to_move is not None and (
+            self.game.config.seats[to_move].is_bot or to_move in self.stand_ins or self.problem
+        ):
             to_move = None  # only a person is prompted, and nobody while the game is stopped
-        last = len(store) - 1
+        # What is recorded, and no more: a turn whose record failed is nobody's news.
+        known = len(store) if self.record is None else self.written
+        last = known - 1
         for port in self.ports.values():
             if not port.streaming:
                 continue
-            while port.sent < len(store):
+            while port.sent < known:
                 event = store[port.sent].seen_by(port.viewer)
                 port.inbox.put(Envelope(self.table_id, port.sent, event))
                 port.sent += 1
@@ -408,18 +591,25 @@ class _Referee:
             seq=len(self.game.store) - 1,
             is_over=state.is_over,
             to_move=state.current_seat,
-            bot_to_move=not state.is_over and seats[state.current_seat].is_bot,
+            bot_to_move=not state.is_over
+            and (seats[state.current_seat].is_bot or state.current_seat in self.stand_ins),
             record=None if record is None else record.path,
             saved=record is not None
             and self.problem is None
             and self.written == len(self.game.store),
             problem=self.problem,
+            stand_ins=tuple(sorted(self.stand_ins.items())),
+            turn=state.turn,
         )
 
     def save_as(self, path: Path) -> Path:
         """Write the whole log to a new record at *path* and go on recording there."""
         new = RecordFile.create(
-            path, list(self.game.store), frontend=self.frontend, table=self.table_id
+            path,
+            list(self.game.store),
+            frontend=self.frontend,
+            table=self.table_id,
+            **variant_header(self.game),
         )
         if self.record is not None:
             with contextlib.suppress(OSError):  # it failed already: that is why we are here
@@ -434,6 +624,14 @@ class _Referee:
             with contextlib.suppress(OSError):
                 self.record.close()
         self.open = False
+        self.game.close()  # cinco_game_closed: ended, or abandoned
+
+
+def variant_header(game: Game) -> dict[str, Any]:
+    """The record header's ``variants`` field: where each of the game's variants comes from,
+    so that a reader without one can say what to install (none for built-ins)."""
+    sources = game.registry.variant_sources(game.config.variants)
+    return {"variants": sources} if sources else {}
 
 
 def _printable(value: object) -> str | int:
@@ -465,31 +663,42 @@ def _serve(
 class _Line:
     """The request queue to one table's thread, shared by its host and its handles."""
 
-    __slots__ = ("_closed", "_queue", "_thread_id")
+    __slots__ = ("_closed", "_lock", "_queue", "_thread_id")
 
     def __init__(self, requests: queue.Queue[_Request], thread_id: int) -> None:
         self._queue = requests
         self._closed = threading.Event()
         self._thread_id = thread_id
+        # "close" is the last request ever queued: one sent from another thread while the
+        # table closes is answered table_closed, never left waiting behind the closed table.
+        self._lock = threading.Lock()
 
     def call(self, operation: str, port: str | None = None, payload: Any = None) -> Any:
         return self.send(operation, port, payload).result(ANSWER_TIMEOUT)
 
     def send(self, operation: str, port: str | None = None, payload: Any = None) -> Future[Any]:
         answer: Future[Any] = Future()
-        if self._closed.is_set():
-            answer.set_result(Refused("table_closed"))
-        elif threading.get_ident() == self._thread_id:
-            # From inside a hook or a bot: the table is busy with the request that called it.
-            answer.set_result(Refused("busy"))
-        else:
-            self._queue.put((operation, port, payload, answer))
+        with self._lock:
+            if self._closed.is_set():
+                answer.set_result(Refused("table_closed"))
+            elif threading.get_ident() == self._thread_id:
+                # From inside a hook or a bot: the table is busy with the request that called it.
+                answer.set_result(Refused("busy"))
+            else:
+                self._queue.put((operation, port, payload, answer))
         return answer
 
     def close(self) -> None:
-        if not self._closed.is_set():
-            self.call("close")
+        with self._lock:
+            if self._closed.is_set():
+                return
+            if threading.get_ident() == self._thread_id:
+                self._closed.set()  # from inside the table: nothing more will be asked of it
+                return
+            answer: Future[Any] = Future()
+            self._queue.put(("close", None, None, answer))
             self._closed.set()
+        answer.result(ANSWER_TIMEOUT)
 
 
 # -- the host's side -------------------------------------------------------------------------
@@ -546,7 +755,7 @@ class Table:
         path = None if record is None else Path(record)
 
         def setup() -> _Referee:
-            game = Game.new(config, registry=registry)
+            game = Game.new(config, registry=registry, game_id=table_id)
             if sink is not None:
                 referee = _Referee(game, table_id, sink(), written=0, undo=undo)
                 referee.persist()
@@ -555,7 +764,13 @@ class Table:
                 return referee
             file = None
             if path is not None:
-                file = RecordFile.create(path, list(game.store), frontend=frontend, table=table_id)
+                file = RecordFile.create(
+                    path,
+                    list(game.store),
+                    frontend=frontend,
+                    table=table_id,
+                    **variant_header(game),
+                )
             referee = _Referee(game, table_id, file, written=len(game.store), undo=undo)
             referee.frontend = frontend
             return referee
@@ -587,7 +802,7 @@ class Table:
         table_id = header_id if isinstance(header_id, str) and header_id else secrets.token_hex(6)
 
         def setup() -> _Referee:
-            game, written = _rebuild(events, registry)
+            game, written = _rebuild(events, registry, table_id)
             file = RecordFile.reopen(path, keep=written) if record else None
             referee = _Referee(game, table_id, file, written=written, undo=undo)
             referee.persist()
@@ -613,7 +828,7 @@ class Table:
         kept = stored[:complete]
 
         def setup() -> _Referee:
-            game, written = _rebuild(kept, registry)
+            game, written = _rebuild(kept, registry, table_id)
             referee = _Referee(game, table_id, sink(written), written=written, undo=undo)
             referee.persist()
             return referee
@@ -655,6 +870,21 @@ class Table:
         answer: Accepted | Refused = self._line.call("bot")
         return answer
 
+    def stand_in(self, seat: int, bot: str | None, *, reason: str = "away") -> Accepted | Refused:
+        """Zombie mode: let *bot* (``NAME[:LEVEL]``) play the person's *seat* from now on
+        (:meth:`play_bot_turn` moves for it, the seat is not prompted), or with ``None`` give
+        the seat back. Everyone is told by a ``stand_in`` / ``stand_in_ended`` notice (with
+        *reason*); the seat's handle keeps its stream. Raises ``CincoError`` for a bot that is
+        not installed."""
+        answer: Accepted | Refused = self._line.call("stand_in", payload=(seat, bot, reason))
+        return answer
+
+    def play_for(self, seat: int, bot: str, *, reason: str = "timeout") -> Accepted | Refused:
+        """Let *bot* play one turn for the person at *seat*, whose turn it is (their time ran
+        out); a ``played_for`` notice tells everyone first. The bot sees only the seat's view."""
+        answer: Accepted | Refused = self._line.call("play_for", payload=(seat, bot, reason))
+        return answer
+
     def start_bot_turn(self) -> Future[Accepted | Refused]:
         """:meth:`play_bot_turn` without waiting: the answer comes in the returned future, the
         events in every handle's stream (for frontends that keep drawing while a bot thinks)."""
@@ -691,13 +921,14 @@ class Table:
         return f"<Table {self.id} {config.players}p {config.layout}>"
 
 
-def _rebuild(events: Sequence[Event], registry: Registry | None) -> tuple[Game, int]:
+def _rebuild(events: Sequence[Event], registry: Registry | None, table_id: str) -> tuple[Game, int]:
     """The game of a stored log cut to its whole turns (:func:`_whole_turns`), and how many
     of the stored events it keeps. A log cut off inside the deal keeps its first event and
     deals again (from the seed: the same cards)."""
     if len(events) == 1 and isinstance(events[0], GameStarted):
-        return Game.new(events[0].config, registry=registry, keep_params=True), 1
-    game = Game.from_events(events, registry=registry)
+        game = Game.new(events[0].config, registry=registry, keep_params=True, game_id=table_id)
+        return game, 1
+    game = Game.from_events(events, registry=registry, game_id=table_id)
     return game, len(game.store)
 
 
@@ -708,12 +939,12 @@ def _whole_turns(events: Sequence[Event]) -> int:
     if not isinstance(started, GameStarted):
         return 0
     end = 0
+    setup = _first_turn_start(events)
     for index, event in enumerate(events):
         if isinstance(event, TurnEnded | GameEnded | Undone):
             end = index + 1
-        elif isinstance(event, Notice) and end == index:
-            end = index + 1  # a notice between turns belongs to no turn
-    setup = _first_turn_start(events)
+        elif isinstance(event, Notice) and index == max(end, setup):
+            end = index + 1  # a notice between turns (or after the deal) belongs to no turn
     if end == 0 or end < setup:
         return setup if len(events) >= setup else 1
     return end

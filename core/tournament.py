@@ -19,15 +19,16 @@ import itertools
 import math
 import os
 import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .config import Seat
+from .config import GameConfig, Seat
 from .errors import ConfigError
 from .i18n import _
 from .simulation import DEFAULT_TURN_LIMIT
@@ -93,6 +94,9 @@ class ArenaSpec:
     seed: int = 0
     records: Path | None = None
     turn_limit: int = DEFAULT_TURN_LIMIT
+    #: Every bot plays in its own process, seeing only its seat's stream
+    #: (:mod:`cinco.core.isolation`).
+    isolate: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,10 +116,60 @@ class GameResult:
     replaced: int = 0
 
 
-def game_plan(spec: ArenaSpec, teams: int) -> list[tuple[int, int, tuple[int, ...]]]:
-    """``(index, seed, arrangement)`` of every game."""
+#: One game to play: its index, its deal's seed and the entrants' arrangement over the teams.
+Job = tuple[int, int, tuple[int, ...]]
+
+
+def deal_seed(spec: ArenaSpec, deal: int) -> int:
+    """The seed of deal number *deal* (from 0): a function of the arena's seed alone, so that
+    a game's cards never depend on where, when or next to which games it is played.
+
+    >>> deal_seed(ArenaSpec(parse_entrants("greedy,random"), seed=40), 2)
+    42
+    """
+    return spec.seed + deal
+
+
+def game_plan(spec: ArenaSpec, teams: int) -> Iterator[Job]:
+    """Every game of the tournament, made one at a time as they are asked for (so that
+    ``--games`` may be as large as one likes): game *k* plays deal ``k // seatings`` under
+    seating ``k % seatings``.
+
+    >>> spec = ArenaSpec(parse_entrants("greedy,random"), games=3, seed=7)
+    >>> list(game_plan(spec, teams=2))
+    [(0, 7, (0, 1)), (1, 7, (1, 0)), (2, 8, (0, 1))]
+    """
     ways = arrangements(spec.entrants, teams)
-    return [(k, spec.seed + k // len(ways), ways[k % len(ways)]) for k in range(spec.games)]
+    for k in range(spec.games):
+        yield k, deal_seed(spec, k // len(ways)), ways[k % len(ways)]
+
+
+def batches(plan: Iterable[Job], size: int) -> Iterator[tuple[Job, ...]]:
+    """*plan* cut into tasks of *size* games (the last one may be shorter), lazily.
+
+    >>> [len(b) for b in batches(((k, 0, (0, 1)) for k in range(7)), 3)]
+    [3, 3, 1]
+    """
+    games = iter(plan)
+    while chunk := tuple(itertools.islice(games, size)):
+        yield chunk
+
+
+def auto_batch(games: int, slots: int) -> int:
+    """Games per task when none is asked for: enough that handing out a task costs little
+    next to playing it, few enough that every worker gets about eight tasks (so that the
+    last ones end together), at most :data:`MAX_AUTO_BATCH`.
+
+    >>> auto_batch(100, 2), auto_batch(10, 4), auto_batch(10**6, 8)
+    (6, 1, 16)
+    """
+    return max(1, min(MAX_AUTO_BATCH, games // (max(1, slots) * 8)))
+
+
+#: The largest batch :func:`auto_batch` picks.
+MAX_AUTO_BATCH = 16
+#: Tasks handed to the executor ahead of those being played, per worker.
+AHEAD = 2
 
 
 def check(spec: ArenaSpec) -> int:
@@ -143,12 +197,13 @@ def check(spec: ArenaSpec) -> int:
     return layout.teams
 
 
-def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...]) -> GameResult:
-    """Play one arena game (in whichever process runs it)."""
-    from cinco.core.recording import RecordWriter
-
-    from .events import Notice
-    from .game import BOT_ITERATIONS, BOT_TIME_BUDGET, Game
+def game_config(
+    spec: ArenaSpec, seed: int, arrangement: tuple[int, ...], *, bots: bool = True
+) -> GameConfig:
+    """The configuration of one arena game: seat *i* plays for team ``i % teams``, whose
+    entrant *arrangement* gives. With *bots* false the seats are left to players from outside
+    the game (the isolated bots' processes)."""
+    from .game import BOT_ITERATIONS, BOT_TIME_BUDGET
     from .registry import default_registry
 
     registry = default_registry()
@@ -157,13 +212,14 @@ def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...
     seats = []
     for i in range(spec.players):
         entrant = spec.entrants[arrangement[i % teams]]
-        seats.append(Seat(f"{entrant.label} {i + 1}", bot=entrant.bot, level=entrant.level))
+        name = f"{entrant.label} {i + 1}"
+        seats.append(Seat(name, bot=entrant.bot, level=entrant.level) if bots else Seat(name))
     options: dict[str, Any] = {}
     if spec.budget is not None:
         options[BOT_TIME_BUDGET] = spec.budget
     if spec.iterations is not None:
         options[BOT_ITERATIONS] = spec.iterations
-    config = registry.configure(
+    return registry.configure(
         spec.players,
         layout=layout.name,
         variants=spec.variants,
@@ -173,10 +229,26 @@ def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...
         turn_limit=spec.turn_limit,
         options=options,
     )
+
+
+def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...]) -> GameResult:
+    """Play one arena game (in whichever process runs it)."""
+    if spec.isolate:
+        from .isolation import play_isolated
+
+        return play_isolated(spec, index, seed, arrangement)
+
+    from cinco.core.recording import RecordWriter
+
+    from .events import Notice
+    from .game import Game
+    from .registry import default_registry
+
+    config = game_config(spec, seed, arrangement)
     plugins = []
     if spec.records is not None:
-        plugins.append(RecordWriter(spec.records / f"game-{index + 1:05d}.jsonl"))
-    game = Game.new(config, registry=registry, plugins=plugins)
+        plugins.append(RecordWriter(record_path(spec, index)))
+    game = Game.new(config, registry=default_registry(), plugins=plugins)
     game.play_bots()
     result = game.state.result
     assert result is not None  # bot-only games always end (E4)
@@ -195,50 +267,332 @@ def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...
     )
 
 
-def _worker_start() -> None:
-    """Workers leave Ctrl-C to the main process, which stops the tournament."""
+def record_path(spec: ArenaSpec, index: int) -> Path:
+    """Where game *index*'s record goes (with ``--records``)."""
+    assert spec.records is not None
+    return spec.records / f"game-{index + 1:05d}.jsonl"
+
+
+def play_batch(spec: ArenaSpec, jobs: Sequence[Job]) -> list[GameResult]:
+    """Play a task's games, one after the other (in a worker: a process of this machine's
+    pool, or a Dask worker anywhere). Isolated bots keep their processes for the task."""
+    if spec.isolate:
+        from .isolation import Bench, play_isolated
+
+        with Bench() as bench:
+            return [play_isolated(spec, *job, bench=bench) for job in jobs]
+    return [play_one(spec, *job) for job in jobs]
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end this process when the tournament's process is gone (killed)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _worker_start(parent: int) -> None:
+    """Workers leave Ctrl-C to the main process, end on SIGTERM, and end when it is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-def _play_job(job: tuple[ArenaSpec, int, int, tuple[int, ...]]) -> GameResult:
-    return play_one(*job)
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """*workers* processes of this machine, ended with the tournament's process."""
+    return ProcessPoolExecutor(
+        max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+
+
+def end_pool(pool: ProcessPoolExecutor) -> None:
+    """Drop the tasks not started, and end the worker processes now."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=2)
+
+
+class _Collector:
+    """The results as they come in, in any order. The SPRT (if any) reads them in the games'
+    order, so that it stops at the same game whatever the backend, the workers and the
+    batches: results past that game are set aside."""
+
+    def __init__(self, sprt: Sprt | None, on_result: Callable[[GameResult], None] | None) -> None:
+        self.sprt = sprt
+        self.on_result = on_result
+        self.found: dict[int, GameResult] = {}
+        self.tally = SprtTally()
+        self.next = 0
+        #: The index of the game after which the SPRT decided.
+        self.stop_at: int | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.stop_at is not None
+
+    def add(self, results: Iterable[GameResult]) -> None:
+        for result in results:
+            if self.stop_at is not None and result.index > self.stop_at:
+                continue
+            self.found[result.index] = result
+            if self.on_result is not None:
+                self.on_result(result)
+        sprt = self.sprt
+        while sprt is not None and self.stop_at is None and self.next in self.found:
+            self.tally = self.tally.add(self.found[self.next])
+            if sprt.verdict(self.tally.wins, self.tally.losses) is not None:
+                self.stop_at = self.next
+            self.next += 1
+
+    def results(self) -> list[GameResult]:
+        last = self.stop_at if self.stop_at is not None else math.inf
+        return [self.found[k] for k in sorted(self.found) if k <= last]
 
 
 def run(
     spec: ArenaSpec,
     *,
     jobs: int = 1,
+    executor: Executor | None = None,
+    slots: int | None = None,
+    batch: int | None = None,
+    sprt: Sprt | None = None,
     on_result: Callable[[GameResult], None] | None = None,
 ) -> Report:
-    """Play the tournament, *jobs* games at a time in worker processes (1: in this process);
-    *on_result* is called as each game ends (for a progress bar)."""
+    """Play the tournament and report on it.
+
+    The games are played on *executor* (any :class:`concurrent.futures.Executor`: a Dask
+    cluster's, say; *slots* is how many tasks it runs at once), or else in *jobs* worker
+    processes of this machine (1: in this process). They go out *batch* games per task
+    (default: :func:`auto_batch`), never more than ``AHEAD`` tasks per slot ahead, so that
+    ``--games`` may be as large as one likes. *on_result* is called as each game ends (for a
+    progress bar). With *sprt*, the match stops at the first game after which the test
+    decides. The report is the same whatever the executor, the workers and the batches.
+
+    Interrupted (Ctrl-C, SIGTERM, a failed game), the tasks not started are dropped and this
+    machine's workers are ended.
+    """
     teams = check(spec)
-    plan = game_plan(spec, teams)
+    if sprt is not None:
+        sprt.check(spec, teams)
     started = time.perf_counter()
-    results: list[GameResult] = []
-    work = [(spec, *item) for item in plan]
-    if jobs <= 1:
-        for job in work:
-            result = _play_job(job)
-            results.append(result)
-            if on_result is not None:
-                on_result(result)
+    collector = _Collector(sprt, on_result)
+    plan = game_plan(spec, teams)
+    if executor is None and (jobs <= 1 or spec.games <= 1):
+        # One game at a time (isolated bots: a batch, to keep their processes), so that the
+        # SPRT stops at once.
+        size = batch or (MAX_AUTO_BATCH if spec.isolate else 1)
+        for chunk in batches(plan, size):
+            collector.add(play_batch(spec, chunk))
+            if collector.done:
+                break
     else:
-        pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)), initializer=_worker_start)
+        width = max(1, slots or jobs)
+        own = executor is None
+        pool: Executor = executor or local_pool(min(width, spec.games))
+        size = batch or auto_batch(spec.games, width)
+        pending: set[Future[list[GameResult]]] = set()
         try:
-            futures = [pool.submit(_play_job, job) for job in work]
-            for future in as_completed(futures):
-                result = future.result()
-                results.append(result)
-                if on_result is not None:
-                    on_result(result)
+            for chunk in batches(plan, size):
+                pending.add(pool.submit(play_batch, spec, chunk))
+                while len(pending) >= width * AHEAD and not collector.done:
+                    pending = _collect(pending, collector)
+                if collector.done:
+                    break
+            while pending and not collector.done:
+                pending = _collect(pending, collector)
         except BaseException:
-            # Interrupted (Ctrl-C) or a game failed: drop the games not started yet.
-            pool.shutdown(wait=False, cancel_futures=True)
+            _drop(pool, pending, own)
             raise
-        pool.shutdown()
-    results.sort(key=lambda r: r.index)
-    return Report.of(spec, teams, results, time.perf_counter() - started)
+        if collector.done:
+            _drop(pool, pending, own)  # the games in flight no longer count
+        elif own:
+            pool.shutdown()
+    report = Report.of(spec, teams, collector.results(), time.perf_counter() - started)
+    if sprt is not None:
+        report.sprt = sprt.outcome(collector.tally, decided=collector.done)
+    return report
+
+
+def _collect(
+    pending: set[Future[list[GameResult]]], collector: _Collector
+) -> set[Future[list[GameResult]]]:
+    finished, waiting = wait(pending, return_when=FIRST_COMPLETED)
+    for future in finished:
+        collector.add(future.result())
+    return waiting
+
+
+def _drop(pool: Executor, pending: set[Future[list[GameResult]]], own: bool) -> None:
+    for future in pending:
+        future.cancel()
+    if own:
+        assert isinstance(pool, ProcessPoolExecutor)
+        end_pool(pool)
+
+
+# -- the sequential test ----------------------------------------------------------------------
+
+
+def expected_score(elo: float) -> float:
+    """The chance of winning a decisive game with an Elo advantage of *elo* (the logistic
+    model).
+
+    >>> expected_score(0), round(expected_score(400), 4)
+    (0.5, 0.9091)
+    """
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def bernoulli_llr(wins: int, losses: int, p0: float, p1: float) -> float:
+    """The log-likelihood ratio of H1 (a decisive game is won with chance *p1*) against H0
+    (with chance *p0*) after *wins* and *losses*: Wald's SPRT for a Bernoulli variable.
+
+    >>> round(bernoulli_llr(3, 1, 0.5, 0.75), 6)  # 3 ln 1.5 + ln 0.5
+    0.523248
+    """
+    return wins * math.log(p1 / p0) + losses * math.log((1 - p1) / (1 - p0))
+
+
+@dataclass(frozen=True)
+class SprtTally:
+    """The first entrant's results so far, in the games' order."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def add(self, result: GameResult) -> SprtTally:
+        team = result.teams.index(0)
+        if result.winner is None:
+            return replace(self, draws=self.draws + 1)
+        if result.winner == team:
+            return replace(self, wins=self.wins + 1)
+        return replace(self, losses=self.losses + 1)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of the first bot (A) against the second (B), as
+    chess engines are tested: H0 says A is *elo0* Elo stronger than B, H1 that it is *elo1*
+    stronger. After each decisive game the log-likelihood ratio of H1 against H0 moves; the
+    match stops as soon as it leaves ``(lower, upper)`` = ``(ln(β / (1 − α)),
+    ln((1 − β) / α))``: above, H1 is accepted (wrongly at most α of the time when H0 holds),
+    below, H0 (wrongly at most β of the time when H1 holds). Draws do not move it.
+
+    >>> test = Sprt(elo0=0, elo1=50, alpha=0.05, beta=0.05)
+    >>> [round(b, 4) for b in test.bounds]
+    [-2.9444, 2.9444]
+    >>> test.verdict(23, 0), test.verdict(22, 0), test.verdict(0, 20), test.verdict(0, 19)
+    ('H1', None, 'H0', None)
+    """
+
+    elo0: float = 0.0
+    elo1: float = 50.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0 < value < 0.5:
+                raise ConfigError(
+                    _("The SPRT's {name} must lie between 0 and 0.5, not {value}.").format(
+                        name=name, value=value
+                    )
+                )
+        for name in ("elo0", "elo1"):
+            value = getattr(self, name)
+            if not -2000 <= value <= 2000:
+                raise ConfigError(
+                    _("The SPRT's {name} must lie between -2000 and 2000, not {value}.").format(
+                        name=name, value=value
+                    )
+                )
+        if not self.elo0 < self.elo1:
+            raise ConfigError(
+                _("The SPRT's elo1 ({elo1}) must be greater than its elo0 ({elo0}).").format(
+                    elo0=self.elo0, elo1=self.elo1
+                )
+            )
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, wins: int, losses: int) -> float:
+        return bernoulli_llr(wins, losses, expected_score(self.elo0), expected_score(self.elo1))
+
+    def verdict(self, wins: int, losses: int) -> str | None:
+        """``"H1"``, ``"H0"``, or ``None`` while the test goes on."""
+        lower, upper = self.bounds
+        llr = self.llr(wins, losses)
+        if llr >= upper:
+            return "H1"
+        if llr <= lower:
+            return "H0"
+        return None
+
+    def check(self, spec: ArenaSpec, teams: int) -> None:
+        """The SPRT is for a match: two bots, two teams."""
+        if len(spec.entrants) != 2 or teams != 2:
+            raise ConfigError(
+                _(
+                    "The SPRT tests one bot against another: name exactly two bots, in a game "
+                    "of two teams (not {bots} bots and {teams} teams)."
+                ).format(bots=len(spec.entrants), teams=teams)
+            )
+
+    def outcome(self, tally: SprtTally, *, decided: bool) -> SprtOutcome:
+        lower, upper = self.bounds
+        return SprtOutcome(
+            test=self,
+            wins=tally.wins,
+            draws=tally.draws,
+            losses=tally.losses,
+            llr=self.llr(tally.wins, tally.losses),
+            lower=lower,
+            upper=upper,
+            verdict=self.verdict(tally.wins, tally.losses) if decided else None,
+        )
+
+
+@dataclass(frozen=True)
+class SprtOutcome:
+    """Where the test stood when the match ended: its verdict (``None``: the match reached
+    ``--games`` first, undecided)."""
+
+    test: Sprt
+    wins: int
+    draws: int
+    losses: int
+    llr: float
+    lower: float
+    upper: float
+    verdict: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "elo0": self.test.elo0,
+            "elo1": self.test.elo1,
+            "alpha": self.test.alpha,
+            "beta": self.test.beta,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "llr": round(self.llr, 4),
+            "lower": round(self.lower, 4),
+            "upper": round(self.upper, 4),
+            "verdict": self.verdict,
+        }
 
 
 # -- statistics -------------------------------------------------------------------------------
@@ -327,6 +681,8 @@ class Report:
     replaced: int
     seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Where the sequential test stood at the end (``--sprt``), or ``None``.
+    sprt: SprtOutcome | None = None
 
     @classmethod
     def of(cls, spec: ArenaSpec, teams: int, results: list[GameResult], seconds: float) -> Report:
@@ -396,6 +752,8 @@ class Report:
             },
             "replaced_moves": self.replaced,
             "seconds": round(self.seconds, 3),
+            "isolated": spec.isolate,
+            "sprt": None if self.sprt is None else self.sprt.to_dict(),
         }
 
     def csv_rows(self) -> list[dict[str, Any]]:
@@ -423,11 +781,21 @@ __all__ = [
     "Entrant",
     "GameResult",
     "Report",
+    "Sprt",
+    "SprtOutcome",
+    "SprtTally",
     "Standing",
     "arrangements",
+    "auto_batch",
+    "batches",
+    "bernoulli_llr",
+    "deal_seed",
     "default_jobs",
     "elo_ratings",
+    "expected_score",
+    "game_plan",
     "parse_entrants",
+    "play_batch",
     "play_one",
     "run",
     "wilson",

@@ -1,22 +1,28 @@
 """``cinco arena``: a tournament between bots, with statistics.
 
-The games are handed to the worker processes a few at a time (:func:`play_games`), never all
-at once, so that ``--games`` may be as large as one likes; a SIGTERM (or Ctrl-C) ends the
-workers with the tournament, and a worker whose tournament died ends by itself.
+The games run on a :mod:`concurrent.futures` executor (:func:`cinco.core.tournament.run`):
+worker processes of this machine by default, a Dask cluster with ``--scheduler``. They are
+handed out a batch at a time, never all at once, so that ``--games`` may be as large as one
+likes; a SIGTERM (or Ctrl-C) ends the local workers with the tournament, and a worker whose
+tournament died ends by itself. ``--sprt`` stops a match as soon as a sequential test decides;
+``--isolate`` plays every bot in its own process (:mod:`cinco.core.isolation`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import importlib
 import json
-import os
+import re
+import secrets
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Executor
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import click
 from rich.console import Console
@@ -25,24 +31,43 @@ from rich.table import Table
 
 from cinco.core import tournament
 from cinco.core.errors import CincoError
-from cinco.core.i18n import _
+from cinco.core.i18n import N_, _, ngettext
+from cinco.core.messages import end_reason
 from cinco.core.simulation import DEFAULT_TURN_LIMIT
-from cinco.core.tournament import (
-    ArenaSpec,
-    GameResult,
-    Report,
-    arrangements,
-    check,
-    default_jobs,
-    parse_entrants,
-)
+from cinco.core.tournament import ArenaSpec, GameResult, Report, Sprt, default_jobs, parse_entrants
 from cinco.frontends.options import SEED, Seconds, batch_options, check_layout, clean_text
 from cinco.frontends.terminal.screen import CleanHook
 
 #: The longest --budget: an hour a move.
 MAX_BUDGET = 3600.0
-#: Games handed to the workers ahead of those being played, per worker.
-AHEAD = 2
+#: The most games of an SPRT match when --games is not given.
+SPRT_GAMES = 2000
+#: Seconds to reach a Dask scheduler, and to wait for its first worker.
+CONNECT_TIMEOUT = 20.0
+WORKERS_TIMEOUT = 60.0
+#: A Dask scheduler's address: tcp://HOST:PORT (tls:// too), or HOST:PORT.
+SCHEDULER = re.compile(r"^(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[\w.-]+):\d{1,5}$")
+
+
+class SchedulerAddress(click.ParamType):  # type: ignore[type-arg]  # generic in newer click
+    """``--scheduler tcp://HOST:PORT`` (``HOST:PORT`` means ``tcp://HOST:PORT``)."""
+
+    name = "address"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        text = str(value).strip()
+        if not SCHEDULER.match(text):
+            self.fail(
+                _(
+                    "{value!r} is not a scheduler's address: give tcp://HOST:PORT, as "
+                    "`dask scheduler` prints it (for example tcp://192.168.1.10:8786)."
+                ).format(value=text),
+                param,
+                ctx,
+            )
+        return text if "://" in text else f"tcp://{text}"
 
 
 @click.command()
@@ -50,49 +75,109 @@ AHEAD = 2
     "--bots",
     required=True,
     metavar="A,B[,...]",
-    help=_(
+    help=N_(
         "The bots that compete, each NAME or NAME:LEVEL, for example "
         "ismcts:hard,greedy. Each plays for whole teams."
     ),
 )
 @batch_options(
-    records_help=_("Save every game's record into this folder."), turn_limit=DEFAULT_TURN_LIMIT
+    records_help=N_("Save every game's record into this folder."), turn_limit=DEFAULT_TURN_LIMIT
 )
 @click.option(
     "--budget",
     type=Seconds(MAX_BUDGET, positive=True),
     metavar="SECONDS",
-    help=_("Seconds each bot may think per move."),
+    help=N_("Seconds each bot may think per move."),
 )
 @click.option(
     "--iterations",
     type=click.IntRange(min=1),
     metavar="N",
-    help=_("Iterations per move for search bots (reproducible, unlike --budget)."),
+    help=N_("Iterations per move for search bots (reproducible, unlike --budget)."),
 )
 @click.option(
     "--seed",
     type=SEED,
-    default=0,
-    show_default=True,
-    help=_("Seed of the first deal; every deal is played once per seating."),
+    default=None,
+    help=N_(
+        "Seed of the first deal; every deal is played once per seating "
+        "[default: 0; with --isolate, drawn at random and printed]."
+    ),
 )
 @click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help=_("Games played at once in worker processes [default: one per core]."),
+    help=N_("Games played at once in worker processes [default: one per core]."),
 )
-@click.option("--json", "as_json", is_flag=True, help=_("Print the report as JSON."))
+@click.option(
+    "--scheduler",
+    type=SchedulerAddress(),
+    metavar="tcp://HOST:PORT",
+    help=N_("Play the games on the Dask cluster of this scheduler (the cluster extra)."),
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1, max=10_000),
+    metavar="N",
+    help=N_("Games per task handed to a worker [default: from the games and the workers]."),
+)
+@click.option(
+    "--sprt",
+    is_flag=True,
+    help=N_(
+        "Stop a match of two bots as soon as a sequential probability ratio test decides "
+        "whether the first is elo1 stronger or only elo0 (--games: at most; default 2000)."
+    ),
+)
+@click.option(
+    "--elo0",
+    type=click.FloatRange(-2000, 2000),
+    default=0.0,
+    show_default=True,
+    help=N_("With --sprt: the Elo advantage of the first bot under H0."),
+)
+@click.option(
+    "--elo1",
+    type=click.FloatRange(-2000, 2000),
+    default=50.0,
+    show_default=True,
+    help=N_("With --sprt: the Elo advantage of the first bot under H1."),
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help=N_("With --sprt: the chance of accepting H1 when H0 holds."),
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help=N_("With --sprt: the chance of accepting H0 when H1 holds."),
+)
+@click.option(
+    "--isolate",
+    is_flag=True,
+    help=N_(
+        "Play every bot in its own process, seeing only its seat's stream (for bots you "
+        "do not trust). Their moves are then not reproducible."
+    ),
+)
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the report as JSON."))
 @click.option(
     "--csv",
     "csv_file",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
-    help=_("Write the standings to FILE as CSV."),
+    help=N_("Write the standings to FILE as CSV."),
 )
+@click.pass_context
 def arena(
+    ctx: click.Context,
     bots: str,
     players: str,
     layout: str | None,
@@ -100,22 +185,52 @@ def arena(
     games: int,
     budget: float | None,
     iterations: int | None,
-    seed: int,
+    seed: int | None,
     jobs: int | None,
+    scheduler: str | None,
+    batch: int | None,
+    sprt: bool,
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    isolate: bool,
     turn_limit: int,
     records: Path | None,
     as_json: bool,
     csv_file: Path | None,
 ) -> None:
-    """Let bots play each other and report win rates (95% intervals), draws, Elo ratings,
-    game length and the first seat's advantage. Seats are rotated fairly: each deal is played
-    once under every seating of the bots."""
+    """Let bots play each other and report win rates (with intervals at 95%), draws, Elo
+    ratings, game length and the first seat's advantage. Seats are rotated fairly: each deal is
+    played once under every seating of the bots."""
     check_layout(players, layout)
     if budget is not None and iterations is not None:
         raise click.BadParameter(
             _("Give --budget or --iterations, not both."), param_hint="--budget"
         )
+    if scheduler is not None and jobs is not None:
+        raise click.BadParameter(
+            _("Give --jobs or --scheduler, not both: a cluster has its own workers."),
+            param_hint="--jobs",
+        )
+    explicit = ctx.get_parameter_source
+    if not sprt:
+        for name in ("elo0", "elo1", "alpha", "beta"):
+            if explicit(name) is click.core.ParameterSource.COMMANDLINE:
+                raise click.BadParameter(
+                    _("--{name} is a setting of the sequential test: add --sprt.").format(
+                        name=name
+                    ),
+                    param_hint=f"--{name}",
+                )
+    elif explicit("games") is not click.core.ParameterSource.COMMANDLINE:
+        games = SPRT_GAMES
+    if seed is None:
+        # An isolated bot could try every small seed until one deals it its own hand: the
+        # deals of a tournament for untrusted bots come from a seed nobody can guess.
+        seed = secrets.randbelow(10**18) if isolate else 0
     try:
+        test = Sprt(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta) if sprt else None
         spec = ArenaSpec(
             entrants=parse_entrants(bots),
             players=int(players),
@@ -127,9 +242,18 @@ def arena(
             seed=seed,
             records=records,
             turn_limit=turn_limit,
+            isolate=isolate,
         )
-        with _sigterm_ends_the_tournament():
-            report = _run_with_progress(spec, jobs or default_jobs(), quiet=as_json)
+        with _sigterm_ends_the_tournament(), _executor(scheduler) as (executor, slots):
+            report = _run_with_progress(
+                spec,
+                jobs=jobs or default_jobs(),
+                executor=executor,
+                slots=slots,
+                batch=batch,
+                sprt=test,
+                quiet=as_json,
+            )
     except CincoError as exc:
         raise click.ClickException(clean_text(str(exc))) from None
     if csv_file is not None:
@@ -140,7 +264,59 @@ def arena(
         _print_report(report)
 
 
-def _run_with_progress(spec: ArenaSpec, jobs: int, quiet: bool) -> Report:
+@contextlib.contextmanager
+def _executor(scheduler: str | None) -> Iterator[tuple[Executor | None, int | None]]:
+    """The Dask cluster's executor and its number of threads (``None``: this machine's
+    worker processes, which :func:`tournament.run` makes)."""
+    if scheduler is None:
+        yield None, None
+        return
+    try:
+        # The Dask client has no type hints: it is used through Any.
+        dask: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise click.ClickException(
+            _(
+                "--scheduler needs the Dask client: install the cluster extra, "
+                "pip install 'cinco[cluster]'."
+            )
+        ) from None
+    try:
+        client = dask.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise click.ClickException(
+            _(
+                "Cannot reach the Dask scheduler at {address} ({error}). Start one with "
+                "`dask scheduler` and check the address it prints."
+            ).format(address=scheduler, error=clean_text(str(exc)) or type(exc).__name__)
+        ) from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
+        except TimeoutError:
+            raise click.ClickException(
+                _(
+                    "No worker joined the Dask scheduler at {address} in {seconds:.0f} s: start "
+                    "some with `dask worker {address}`."
+                ).format(address=scheduler, seconds=WORKERS_TIMEOUT)
+            ) from None
+        slots = sum(client.nthreads().values())
+        # pure=False: every task is played, never taken for another with the same arguments.
+        yield client.get_executor(pure=False), slots
+    finally:
+        client.close()
+
+
+def _run_with_progress(
+    spec: ArenaSpec,
+    *,
+    jobs: int,
+    executor: Executor | None,
+    slots: int | None,
+    batch: int | None,
+    sprt: Sprt | None,
+    quiet: bool,
+) -> Report:
     console = Console(stderr=True)
     columns = (
         TextColumn("{task.description}"),
@@ -156,7 +332,15 @@ def _run_with_progress(spec: ArenaSpec, jobs: int, quiet: bool) -> Report:
         def advance(_result: GameResult) -> None:
             progress.advance(task)
 
-        return play_games(spec, jobs=jobs, on_result=advance)
+        return tournament.run(
+            spec,
+            jobs=jobs,
+            executor=executor,
+            slots=slots,
+            batch=batch,
+            sprt=sprt,
+            on_result=advance,
+        )
 
 
 class _Terminated(SystemExit):
@@ -181,89 +365,57 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise _Terminated(128 + signum)
 
 
-def deals(spec: ArenaSpec, teams: int) -> Iterator[tuple[ArenaSpec, int, int, tuple[int, ...]]]:
-    """Every game of the tournament, one at a time (as :func:`tournament.game_plan` lists
-    them): index, seed and the entrants' arrangement over the teams."""
-    ways = arrangements(spec.entrants, teams)
-    for k in range(spec.games):
-        yield spec, k, spec.seed + k // len(ways), ways[k % len(ways)]
-
-
-def _watch_parent(parent: int) -> None:
-    """In a worker: end this process when the tournament's process is gone (killed)."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
-
-
-def _worker_start(parent: int) -> None:
-    """Workers leave Ctrl-C to the main process, end on SIGTERM, and end when it is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-
-
-def _play(job: tuple[ArenaSpec, int, int, tuple[int, ...]]) -> GameResult:
-    return tournament.play_one(*job)
-
-
 def play_games(
     spec: ArenaSpec,
     *,
     jobs: int = 1,
     on_result: Callable[[GameResult], None] | None = None,
+    **options: Any,
 ) -> Report:
-    """Play the tournament as :func:`tournament.run` does (the same games, the same report),
-    handing the games to *jobs* worker processes a few at a time: at most ``AHEAD`` per worker
-    wait, whatever ``--games`` is. Interrupted (Ctrl-C, SIGTERM, a failed game), the games
-    not started are dropped and the workers are ended."""
-    teams = check(spec)
-    started = time.perf_counter()
-    results: list[GameResult] = []
-    work = deals(spec, teams)
+    """:func:`tournament.run` (kept for callers of this module's former runner)."""
+    return tournament.run(spec, jobs=jobs, on_result=on_result, **options)
 
-    def done(result: GameResult) -> None:
-        results.append(result)
-        if on_result is not None:
-            on_result(result)
 
-    if jobs <= 1 or spec.games <= 1:
-        for job in work:
-            done(_play(job))
-    else:
-        workers = min(jobs, spec.games)
-        pool = ProcessPoolExecutor(
-            max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)
+def _sprt_lines(report: Report) -> list[str]:
+    outcome = report.sprt
+    assert outcome is not None
+    test = outcome.test
+    first, second = (e.label for e in report.spec.entrants)
+    lines = [
+        _(
+            "SPRT: H0 {first} is {elo0:+g} Elo against {second}, H1 {elo1:+g} Elo "
+            "(alpha {alpha:g}, beta {beta:g}); {wins} wins, {draws} draws, {losses} losses"
+        ).format(
+            first=first,
+            second=second,
+            elo0=test.elo0,
+            elo1=test.elo1,
+            alpha=test.alpha,
+            beta=test.beta,
+            wins=outcome.wins,
+            draws=outcome.draws,
+            losses=outcome.losses,
+        ),
+        _("LLR {llr:.3f} (bounds {lower:.3f}, {upper:.3f})").format(
+            llr=outcome.llr, lower=outcome.lower, upper=outcome.upper
+        ),
+    ]
+    if outcome.verdict == "H1":
+        verdict = _(
+            "H1 accepted: {first} is stronger than {second} (by about {elo1:g} Elo or more)."
         )
-        try:
-            pending: set[Future[GameResult]] = set()
-            for job in work:
-                pending.add(pool.submit(_play, job))
-                if len(pending) >= workers * AHEAD:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        done(future.result())
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    done(future.result())
-        except BaseException:
-            _end_workers(pool)
-            raise
-        pool.shutdown()
-    results.sort(key=lambda r: r.index)
-    return Report.of(spec, teams, results, time.perf_counter() - started)
-
-
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """Drop the games not started, and end the worker processes now."""
-    processes = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=2)
+    elif outcome.verdict == "H0":
+        verdict = _("H0 accepted: {first} is not {elo1:g} Elo stronger than {second}.")
+    else:
+        verdict = ngettext(
+            "No verdict: the match reached its {games} game first (raise --games).",
+            "No verdict: the match reached its {games} games first (raise --games).",
+            report.spec.games,
+        )
+    lines.append(
+        verdict.format(first=first, second=second, elo1=test.elo1, games=report.spec.games)
+    )
+    return lines
 
 
 def _write_csv(report: Report, path: Path) -> None:
@@ -286,9 +438,11 @@ def _print_report(report: Report) -> None:
     console.push_render_hook(CleanHook())
     spec = report.spec
     table = Table(
-        title=_("{games} games, {players} players").format(
-            games=len(report.results), players=spec.players
-        )
+        title=ngettext(
+            "{games} game, {players} players",
+            "{games} games, {players} players",
+            len(report.results),
+        ).format(games=len(report.results), players=spec.players)
     )
     for heading in (
         _("bot"),
@@ -297,7 +451,7 @@ def _print_report(report: Report) -> None:
         _("draws"),
         _("losses"),
         _("win rate"),
-        _("95% interval"),
+        _("interval (95%)"),
         _("Elo"),
     ):
         table.add_column(heading, justify="left" if heading == _("bot") else "right")
@@ -314,8 +468,9 @@ def _print_report(report: Report) -> None:
         )
     console.print(table)
     lines = [
-        _("Draws: {n} ({reasons})").format(
-            n=report.draws, reasons=", ".join(f"{k} {v}" for k, v in report.reasons.items()) or "-"
+        _("Draws: {n}").format(n=report.draws),
+        _("How the games ended: {reasons}").format(
+            reasons=", ".join(f"{end_reason(k)} {v}" for k, v in report.reasons.items()) or "-"
         ),
         _("Mean game length: {turns:.1f} turns").format(turns=report.mean_turns),
         _(
@@ -328,7 +483,12 @@ def _print_report(report: Report) -> None:
             fair=report.fair_share,
         ),
         _("Time: {seconds:.1f} s").format(seconds=report.seconds),
+        _("Seed: {seed} (game k plays deal seed + k // seatings)").format(seed=spec.seed),
     ]
+    if spec.isolate:
+        lines.append(_("Every bot played in its own process, seeing only its seat."))
+    if report.sprt is not None:
+        lines.extend(_sprt_lines(report))
     if report.replaced:
         lines.append(
             _("Moves replaced by random ones (bot failed, illegal or too slow): {n}").format(

@@ -17,12 +17,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from rich.style import Style
 from rich.text import Text
 
 from cinco.core.board import COORDINATES, RADIUS, space_at
+from cinco.core.i18n import N_, _
+from cinco.core.registry import TeamStyle
 from cinco.core.state import BLOCKED, FREE
 
 #: Team colours from the Okabe–Ito colour-blind-safe palette, each with its own symbol.
@@ -30,7 +32,39 @@ TEAM_COLOURS = ("#56B4E9", "#E69F00", "#CC79A7")
 TEAM_SYMBOLS = ("●", "▲", "■")
 #: For terminals that cannot show the symbols above.
 ASCII_SYMBOLS = ("o", "x", "#")
-TEAM_NAMES = ("blue", "orange", "pink")
+#: The colours' names: English msgids, translated where shown (``_(TEAM_NAMES[team])``).
+TEAM_NAMES = (N_("blue"), N_("orange"), N_("pink"))
+
+#: The team styles drawn (see :func:`team_styles`).
+_styles: list[TeamStyle] = []
+
+
+def use_team_styles(styles: Sequence[TeamStyle]) -> None:
+    """Draw teams in *styles*: a frontend passes its registry's ``team_styles()``, which
+    plugins extend for layouts of more teams (``cinco_register_team_styles``)."""
+    _styles[:] = list(styles)
+
+
+def team_styles() -> list[TeamStyle]:
+    """The team styles drawn: those given to :func:`use_team_styles`, else the installed
+    plugins' (the built-in blue, orange and pink first)."""
+    if not _styles:
+        from cinco.core.registry import default_registry
+
+        use_team_styles(default_registry().team_styles())
+    return _styles
+
+
+def style_of(team: int) -> TeamStyle:
+    """*team*'s style; beyond the registered styles they repeat."""
+    styles = team_styles() or [TeamStyle(TEAM_NAMES[0], TEAM_COLOURS[0], "o", "o")]
+    return styles[team % len(styles)]
+
+
+def team_name(team: int) -> str:
+    """The name players read for *team* ("blue"), translated."""
+    return _(style_of(team).name)
+
 
 CELL_WIDTH = 4
 #: The symbol of a space the game's parameters block (no token may take it).
@@ -53,17 +87,17 @@ def board_width(cell_width: int = CELL_WIDTH) -> int:
 
 
 def team_symbol(team: int, ascii_only: bool = False) -> str:
-    symbols = ASCII_SYMBOLS if ascii_only else TEAM_SYMBOLS
-    return symbols[team % len(symbols)]
+    style = style_of(team)
+    return style.ascii_symbol if ascii_only else style.symbol
 
 
 def team_colour(team: int) -> Style:
     """The team's colour, not bold (for text such as the move log)."""
-    return Style(color=TEAM_COLOURS[team % len(TEAM_COLOURS)])
+    return Style(color=style_of(team).colour)
 
 
 def team_style(team: int) -> Style:
-    return Style(color=TEAM_COLOURS[team % len(TEAM_COLOURS)], bold=True)
+    return Style(color=style_of(team).colour, bold=True)
 
 
 def _label(space: int, team: int, mark: str, width: int, symbol: str) -> str:
@@ -144,9 +178,7 @@ def legend(teams: int = 0, *, color: bool = True, ascii_only: bool = False) -> T
     text = Text(no_wrap=True, overflow="ellipsis")
     for team in range(teams):
         text.append(team_symbol(team, ascii_only), style=team_style(team) if color else "")
-        text.append(f" {TEAM_NAMES[team % len(TEAM_NAMES)]}  ")
-    from cinco.core.i18n import _
-
+        text.append(f" {team_name(team)}  ")
     text.append(
         _("{last} last move  {legal} legal space  {win} winning line").format(
             last=MARK_LAST, legal=MARK_LEGAL, win=MARK_WIN

@@ -39,8 +39,8 @@ from cinco.core.events import (
     Undone,
     Viewer,
 )
-from cinco.core.i18n import _
-from cinco.frontends.board_view import TEAM_NAMES
+from cinco.core.i18n import N_, _, ngettext
+from cinco.frontends.board_view import team_name
 
 
 @dataclass(frozen=True)
@@ -63,15 +63,15 @@ def join_names(names: list[str]) -> str:
 
 
 _NUMBER_WORDS = {
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
+    2: N_("two"),
+    3: N_("three"),
+    4: N_("four"),
+    5: N_("five"),
+    6: N_("six"),
+    7: N_("seven"),
+    8: N_("eight"),
+    9: N_("nine"),
+    10: N_("ten"),
 }
 
 
@@ -83,7 +83,7 @@ def number_word(n: int) -> str:
 def team_label(config: GameConfig, team: int) -> str:
     """``blue (Ann and Cid)``."""
     names = join_names([seat_name(config, seat) for seat in config.seats_of(team)])
-    return _("{colour} ({names})").format(colour=_(TEAM_NAMES[team % len(TEAM_NAMES)]), names=names)
+    return _("{colour} ({names})").format(colour=team_name(team), names=names)
 
 
 def describe_result(config: GameConfig, result: GameEnded) -> str:
@@ -91,7 +91,7 @@ def describe_result(config: GameConfig, result: GameEnded) -> str:
     text = _describe_result(config, result)
     if result.scores is not None:
         scores = ", ".join(
-            _("{colour} {score}").format(colour=_(TEAM_NAMES[team % len(TEAM_NAMES)]), score=n)
+            _("{colour} {score}").format(colour=team_name(team), score=n)
             for team, n in enumerate(result.scores)
         )
         text += " " + _("Scores: {scores}.").format(scores=scores)
@@ -102,12 +102,12 @@ def _describe_result(config: GameConfig, result: GameEnded) -> str:
     if result.winner is not None:
         members = [seat_name(config, seat) for seat in config.seats_of(result.winner)]
         line = "-".join(map(str, result.line or ()))
-        verb = _("wins") if len(members) == 1 else _("win")
+        names, n = join_names(members), len(members)
         if line:
-            return _("{names} {verb} with the line {line}!").format(
-                names=join_names(members), verb=verb, line=line
-            )
-        return _("{names} {verb}!").format(names=join_names(members), verb=verb)
+            return ngettext(
+                "{names} wins with the line {line}!", "{names} win with the line {line}!", n
+            ).format(names=names, line=line)
+        return ngettext("{names} wins!", "{names} win!", n).format(names=names)
     reasons = {
         "stalemate": _("a team placed its last token without making a line (E2)"),
         "board_full": _("the board is full (E3)"),
@@ -148,13 +148,13 @@ class Narrator:
                 if not self._deal_left and self._first_seat is not None:
                     deal = self.config.params.deal
                     self._say(
-                        _("{count} cards each were dealt; {name} begins.").format(
+                        ngettext(
+                            "One card each was dealt; {name} begins.",
+                            "{count} cards each were dealt; {name} begins.",
+                            deal,
+                        ).format(
                             count=number_word(deal).capitalize(),
                             name=seat_name(self.config, self._first_seat),
-                        )
-                        if deal > 1
-                        else _("One card each was dealt; {name} begins.").format(
-                            name=seat_name(self.config, self._first_seat)
                         )
                     )
             return
@@ -163,7 +163,10 @@ class Narrator:
                 self._say(_("The discard pile was shuffled into a new draw pile (A6)."))
             return
         if isinstance(event, Notice):
-            self._say(event.text, event.seat)
+            if event.code == "undone" and event.seat == self.viewer:
+                self._say(_("You took back your last move."), event.seat)
+            else:
+                self._say(event.text, event.seat)
             return
         if isinstance(event, Undone):
             self._turn = []  # the "undone" notice that follows says who took what back
@@ -187,6 +190,10 @@ class Narrator:
                 if own:
                     return _("Your {card} burned").format(card=play.card)
                 return _("{name}'s {card} burned").format(name=name, card=play.card)
+            if own:  # its own msgid: "you" takes another verb form in most languages
+                return _("You played {card} and placed on {space}").format(
+                    card=play.card, space=play.space
+                )
             return _("{name} played {card} and placed on {space}").format(
                 name=name, card=play.card, space=play.space
             )
@@ -206,6 +213,8 @@ class Narrator:
             if own:
                 return _("You drew {card}").format(card=known[0])
             return _("{name} drew {card}").format(name=name, card=known[0])
+        if own:
+            return _("You drew a card")
         return _("{name} drew a card").format(name=name)
 
 

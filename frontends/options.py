@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.decorators import FC
 
-from cinco.core.config import DEFAULT_NAMES, GameConfig, Seat
-from cinco.core.errors import ConfigError
-from cinco.core.i18n import _
-from cinco.core.registry import Registry, default_registry
-from cinco.core.simulation import DEFAULT_TURN_LIMIT
+from cinco.core.i18n import N_, _
+
+if TYPE_CHECKING:
+    from cinco.core.config import GameConfig
+    from cinco.core.registry import Registry
+
+
+def default_registry() -> Registry:
+    """The installation's registry, imported at the first use: the command line's help and
+    completion need none of the engine."""
+    from cinco.core.registry import default_registry as registry
+
+    return registry()
+
 
 #: The bot that plays the other seats when nobody says otherwise.
 DEFAULT_BOT = "greedy"
@@ -104,16 +114,29 @@ class PlayOptions:
     delay: float = 0.6
     #: Kivy app only: render the first screen once, save it as this PNG and exit.
     screenshot: Path | None = None
+    #: Plugin settings (``--setting NAME=VALUE``), checked by the registry and recorded.
+    settings: dict[str, str] = field(default_factory=dict)
 
     @property
     def is_default(self) -> bool:
         """Nothing about the table was chosen: a frontend may ask, or use the quick game."""
-        return self.players is None and not self.bots and not self.names and not self.variants
+        return (
+            self.players is None
+            and not self.bots
+            and not self.names
+            and not self.variants
+            and not self.settings
+        )
 
     def config(self, registry: Registry, seed: int | None = None) -> GameConfig:
         """A checked configuration. With no bot named, every seat but the first is the
         default bot (one person against the computer). The seed is *seed*, else ``--seed``,
         else none (the table draws one from the operating system, and never shows it)."""
+        from cinco.core.config import Seat
+        from cinco.core.config import default_name as name_of
+        from cinco.core.errors import ConfigError
+        from cinco.core.simulation import DEFAULT_TURN_LIMIT
+
         seed = self.seed if seed is None else seed
         players = self.players or 2
         layout = registry.layout(players, self.layout)
@@ -130,7 +153,7 @@ class PlayOptions:
         seats = []
         for index in range(players):
             bot, level = bots.get(index, (None, None))
-            default_name = f"{bot.capitalize()} {index + 1}" if bot else DEFAULT_NAMES[index]
+            default_name = f"{bot.capitalize()} {index + 1}" if bot else name_of(index)
             seats.append(Seat(self.names.get(index, default_name), bot=bot, level=level))
         config = registry.configure(
             players,
@@ -138,6 +161,7 @@ class PlayOptions:
             variants=self.variants,
             seats=seats,
             seed=seed,
+            settings=self.settings,
         )
         if config.all_bots:
             config = replace(config, turn_limit=DEFAULT_TURN_LIMIT)
@@ -186,7 +210,7 @@ variant_option = click.option(
     "variants",
     multiple=True,
     metavar="NAME",
-    help=_("Play a variant, for example joker (repeatable)."),
+    help=N_("Play a variant, for example joker (repeatable)."),
 )
 
 
@@ -198,13 +222,13 @@ def play_options(function: FC) -> FC:
             "-p",
             type=PLAYERS,
             metavar="N",
-            help=_("Number of players (2, 3, 4 or 6, or what an installed layout adds)."),
+            help=N_("Number of players (2, 3, 4 or 6, or what an installed layout adds)."),
         ),
         click.option(
             "--layout",
             type=LAYOUTS,
             metavar="NAME",
-            help=_(
+            help=N_(
                 "How the seats form teams: six players are 2 teams of 3 (2x3) or 3 teams of 2 "
                 "(3x2); cinco plugins lists every layout."
             ),
@@ -215,37 +239,44 @@ def play_options(function: FC) -> FC:
             "bots",
             multiple=True,
             metavar="SEAT=NAME[:LEVEL]",
-            help=_("Let a bot play a seat, for example 2=greedy (repeatable)."),
+            help=N_("Let a bot play a seat, for example 2=greedy (repeatable)."),
         ),
         click.option(
             "--name",
             "names",
             multiple=True,
             metavar="SEAT=NAME",
-            help=_("Name a seat's player, for example 1=Ann (repeatable)."),
+            help=N_("Name a seat's player, for example 1=Ann (repeatable)."),
         ),
-        click.option("--seed", type=SEED, help=_("Seed for a reproducible game.")),
+        click.option("--seed", type=SEED, help=N_("Seed for a reproducible game.")),
+        click.option(
+            "--setting",
+            "settings",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help=N_("Set a plugin's setting for this game (repeatable; cinco plugins lists them)."),
+        ),
         click.option(
             "--record",
             type=click.Path(dir_okay=False, path_type=Path),
-            help=_("Where to write the game record."),
+            help=N_("Where to write the game record."),
         ),
         click.option(
             "--resume",
             type=click.Path(dir_okay=False, path_type=Path),
-            help=_("Continue the game in this record."),
+            help=N_("Continue the game in this record."),
         ),
         click.option(
             "--delay",
             type=Seconds(MAX_DELAY),
             default=0.6,
             show_default=True,
-            help=_("Seconds between bot moves."),
+            help=N_("Seconds between bot moves."),
         ),
         click.option(
             "--screenshot",
             type=click.Path(dir_okay=False, path_type=Path),
-            help=_("Kivy app: show the first screen once, save it as this PNG and exit."),
+            help=N_("Kivy app: show the first screen once, save it as this PNG and exit."),
         ),
     ]
     for decorator in reversed(decorators):
@@ -373,7 +404,31 @@ def options_from(values: dict[str, object]) -> PlayOptions:
         resume=values.get("resume"),  # type: ignore[arg-type]
         delay=float(values.get("delay") or 0.0),  # type: ignore[arg-type]
         screenshot=values.get("screenshot"),  # type: ignore[arg-type]
+        settings=parse_settings(values.get("settings") or ()),  # type: ignore[arg-type]
     )
+
+
+def parse_settings(texts: Sequence[str]) -> dict[str, str]:
+    """``--setting NAME=VALUE`` options as a mapping (the registry checks the values).
+
+    >>> parse_settings(["tally.every=5"])
+    {'tally.every': '5'}
+    """
+    settings: dict[str, str] = {}
+    for text in texts:
+        name, equals, value = str(text).partition("=")
+        if not equals or not name.strip():
+            raise click.BadParameter(
+                _("{text!r} is not NAME=VALUE, for example tally.every=5.").format(text=text),
+                param_hint="--setting",
+            )
+        if name.strip() in settings:
+            raise click.BadParameter(
+                _("The setting {name} is given twice.").format(name=name.strip()),
+                param_hint="--setting",
+            )
+        settings[name.strip()] = value.strip()
+    return settings
 
 
 def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
@@ -387,10 +442,10 @@ def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
             default="2",
             show_default=True,
             metavar="N",
-            help=_("Number of players."),
+            help=N_("Number of players."),
         ),
         click.option(
-            "--layout", type=LAYOUTS, metavar="NAME", help=_("The layout (six players: 2x3, 3x2).")
+            "--layout", type=LAYOUTS, metavar="NAME", help=N_("The layout (six players: 2x3, 3x2).")
         ),
         variant_option,
         click.option(
@@ -399,14 +454,14 @@ def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
             type=click.IntRange(min=1),
             default=100,
             show_default=True,
-            help=_("How many games."),
+            help=N_("How many games."),
         ),
         click.option(
             "--turn-limit",
             type=click.IntRange(min=1),
             default=turn_limit,
             show_default=True,
-            help=_("End a game in a draw after this many turns (E4)."),
+            help=N_("End a game in a draw after this many turns (E4)."),
         ),
         click.option(
             "--records",
@@ -424,7 +479,7 @@ def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
 
 
 #: Player counts in words, for messages.
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six")}
 
 
 def check_layout(players: str | int, layout: str | None) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from cinco.core.hookspecs import HOOK_API_VERSION
-from cinco.core.i18n import _
+from cinco.core.i18n import N_, _
 from cinco.core.loading import PluginInfo
 from cinco.core.registry import Registry, default_registry
 
@@ -60,6 +60,12 @@ def plugins_text(registry: Registry) -> list[str]:
         ):
             if names:
                 lines.append(label.format(names=_names(registry, kind, info, names)))
+        for setting in registry.added_by("setting", info.name):
+            lines.append(
+                _("  setting:  {name} (default {default!r}): {description}").format(
+                    name=setting.name, default=setting.default, description=setting.description
+                )
+            )
     conflicts = registry.conflicts()
     if conflicts:
         lines += ["", _("Clashes (the first plugin registered wins):")]
@@ -76,7 +82,7 @@ def plugins_text(registry: Registry) -> list[str]:
 
 
 @click.command("plugins")
-@click.option("--json", "as_json", is_flag=True, help=_("Print the listing as JSON."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the listing as JSON."))
 def plugins(as_json: bool) -> None:
     """List the loaded plugins: version, distribution, hooks, and the variants, layouts and
     bots each adds; clashes between plugins; plugins left out (a name taken twice) and

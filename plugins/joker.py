@@ -7,7 +7,7 @@ burns (A2) only when the board is full.
 from __future__ import annotations
 
 from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import _
+from cinco.core.i18n import N_
 from cinco.core.registry import Variant
 from cinco.core.state import GameState
 
@@ -26,7 +26,8 @@ def cinco_register_variants() -> list[Variant]:
     return [
         Variant(
             "joker",
-            _("A card with no free space at or above it may go on any free space."),
+            N_("A card with no free space at or above it may go on any free space."),
             rules=JokerRules(),
+            title=N_("Joker"),
         )
     ]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from cinco.core.config import Layout
 from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import _
+from cinco.core.i18n import N_
 
 
 @hookimpl
 def cinco_register_layouts() -> list[Layout]:
     return [
-        Layout("2x1", players=2, teams=2, description=_("2 players, each on their own")),
-        Layout("3x1", players=3, teams=3, description=_("3 players, each on their own")),
-        Layout("2x2", players=4, teams=2, description=_("4 players in 2 teams of 2")),
+        Layout("2x1", players=2, teams=2, description=N_("2 players, each on their own")),
+        Layout("3x1", players=3, teams=3, description=N_("3 players, each on their own")),
+        Layout("2x2", players=4, teams=2, description=N_("4 players in 2 teams of 2")),
     ]

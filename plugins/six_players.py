@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from cinco.core.config import Layout
 from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import _
+from cinco.core.i18n import N_
 
 
 @hookimpl
 def cinco_register_layouts() -> list[Layout]:
     return [
-        Layout("2x3", players=6, teams=2, description=_("6 players in 2 teams of 3")),
-        Layout("3x2", players=6, teams=3, description=_("6 players in 3 teams of 2")),
+        Layout("2x3", players=6, teams=2, description=N_("6 players in 2 teams of 3")),
+        Layout("3x2", players=6, teams=3, description=N_("6 players in 3 teams of 2")),
     ]

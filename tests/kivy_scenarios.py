@@ -44,7 +44,7 @@ from cinco.core.events import Event  # noqa: E402
 from cinco.core.hookspecs import hookimpl  # noqa: E402
 from cinco.core.protocol import Accepted  # noqa: E402
 from cinco.core.record import load_record  # noqa: E402
-from cinco.core.registry import Registry, default_registry  # noqa: E402
+from cinco.core.registry import Registry, TeamStyle, Variant, default_registry  # noqa: E402
 from cinco.core.state import fold  # noqa: E402
 from cinco.core.table import Table  # noqa: E402
 from cinco.frontends.kivy_app.app import CincoApp  # noqa: E402
@@ -239,6 +239,49 @@ def full_game(app: CincoApp, folder: Path | None) -> Step:
     check(app.session.config.seats == old.config.seats, "Rematch keeps the table")  # type: ignore[union-attr]
 
 
+def feel(app: CincoApp, folder: Path | None) -> Step:
+    """Sounds and cues over a whole game against a bot: a knock for each token, a chime when
+    the bot has moved and it is the person's turn, a buzz for a refused move, an arpeggio and
+    the winning line drawn in at the end; the Sounds toggle mutes them, remembered."""
+    from cinco.core.commands import Draw
+    from cinco.core.saves import data_dir
+    from cinco.frontends.kivy_app import settings
+
+    rng = random.Random(7)
+    yield settled(app)
+    board = app.game_screen.ids.board
+    celebrated: list[float] = []
+    original = board.celebrate
+    board.celebrate = lambda: (celebrated.append(board.sweep), original())
+    session = app.session
+    assert session is not None
+    if session.to_move == 0 and not session.legal().can_draw:
+        app.act(Draw(0))  # a full hand: the table refuses, and says so with a buzz
+        yield 0.05
+        check(app.sounds.played[-1:] == ["refused"], f"a refusal buzzes: {app.sounds.played}")
+    yield from play_to_end(app, rng)
+    played = app.sounds.played
+    check("place" in played and "turn" in played, f"knocks and turn chimes: {set(played)}")
+    check(played.count("win") == 1, "one fanfare at the end")
+    check(len(celebrated) == 1, "the winning line is drawn in once")
+    yield 0.3
+    check(0.0 < board.sweep <= 1.0, "the line is being drawn in")
+    sounds = data_dir() / "sounds"
+    check((sounds / "place-v1.wav").stat().st_size > 1000, "the knock was made as a WAV file")
+    if os.environ.get("SDL_AUDIODRIVER") == "dummy":  # an audio device that plays to nowhere
+        loaded = app.sounds._loaded
+        check(all(loaded.get(k) is not None for k in ("place", "turn", "win")), "they play")
+    yield lambda: app.manager.current == "over"
+    app.show_start()
+    yield settled(app)
+    toggle = app.start_screen.ids.sound_toggle
+    check(toggle.state == "down" and not app.sounds.muted, "sounds are on to begin with")
+    tap(toggle)
+    yield 0.1
+    check(app.sounds.muted and settings.read().get("muted") is True, "muted, and remembered")
+    check(toggle.text == app.tr("Sounds off"), f"the toggle says so: {toggle.text}")
+
+
 def hot_seat(app: CincoApp, folder: Path | None) -> Step:
     """Two people: the privacy screen comes between them and no hand shows meanwhile."""
     rng = random.Random(2)
@@ -407,6 +450,43 @@ def start_screen(app: CincoApp, folder: Path | None) -> Step:
     check(all(seat.bot == "random" for seat in config.seats[1:]), "bots elsewhere")
 
 
+def language(app: CincoApp, folder: Path | None) -> Step:
+    """Choose Čeština on the start screen: every screen is built again in Czech at once, the
+    players chosen stay chosen, and the choice is remembered for the next start."""
+    from cinco.core import i18n
+    from cinco.frontends.kivy_app.language import saved_language
+
+    yield settled(app)
+    before = app.start_screen
+    tap(next(b for b in before.ids.players.children if b.text == "3"))
+    yield 0.1
+    spinner = before.ids.language
+    check(spinner.text == "English", f"the chooser shows the language spoken: {spinner.text}")
+    tap(spinner)
+    yield 0.3
+    option = next(o for o in spinner._dropdown.container.children if o.text == "Čeština")
+    tap(option)
+    yield settled(app)
+    yield 0.3
+    after = app.start_screen
+    check(after is not before, "the start screen was built again")
+    check(i18n.current_language() == "cs" and saved_language() == "cs", "Czech, remembered")
+    headings = {label.text for label in after.walk() if isinstance(label, Label)}
+    check(i18n._("PLAYERS") in headings, f"the headings are in Czech: {sorted(headings)[:8]}")
+    check(after.ids.language.text == "Čeština", "the chooser says Čeština")
+    check(after.players == 3, "the three players chosen are kept")
+    kinds = [row.ids.kind.text for row in after.seat_rows]
+    check(
+        kinds[1:] == [after.kind_labels()[1 + after.bot_names.index("greedy")]] * 2,
+        f"and the bots, named in Czech: {kinds}",
+    )
+    shot(app, folder, "kivy-start-cs.png")
+    tap(after.ids.start_button)
+    yield settled(app)
+    check(app.session is not None and app.session.config.players == 3, "a game of three")
+    shot(app, folder, "kivy-game-cs.png")
+
+
 class PairsLayout:
     """A third party's plugin: one more layout for four players."""
 
@@ -442,6 +522,76 @@ def plugin_layout(app: CincoApp, folder: Path | None) -> Step:
     check(app.manager.current in ("game", "privacy"), "the game starts")
 
 
+class VariantPlugins:
+    """A third party's variants: one without exchanges, one that cannot go with Joker, and a
+    layout of four teams with a style for the fourth."""
+
+    CINCO_HOOK_API = 2
+
+    @hookimpl
+    def cinco_register_variants(self) -> list[Variant]:
+        return [
+            Variant("no-exchange", "No exchange.", rules=NoExchangeRules()),
+            Variant("wild", "Wild.", rules=NoExchangeRules(), incompatible=("joker",)),
+        ]
+
+    @hookimpl
+    def cinco_register_layouts(self) -> list[Layout]:
+        return [Layout("4x2", players=8, teams=4, description="four pairs")]
+
+    @hookimpl
+    def cinco_register_team_styles(self) -> list[TeamStyle]:
+        return [TeamStyle("green", "#009E73", symbol="◆", ascii_symbol="+", shape="diamond")]
+
+
+class NoExchangeRules:
+    @hookimpl
+    def cinco_action_allowed(self, action: str) -> str | None:
+        return "this game is played without exchanges" if action == "exchange" else None
+
+
+def variant_registry() -> Registry:
+    registry = Registry(entry_points=False)
+    registry.register(VariantPlugins(), "variant-plugins")
+    return registry
+
+
+def variant_plugins(app: CincoApp, folder: Path | None) -> Step:
+    """The chooser greys out a variant incompatible with one chosen; a game without exchanges
+    never offers Exchange (the reason is shown); a fourth team has its own colour and shape."""
+    from cinco.frontends.kivy_app import theme
+
+    yield settled(app)
+    screen = app.start_screen
+    buttons = screen.variant_buttons
+    check(not buttons["wild"].disabled, "wild can be chosen")
+    tap(buttons["joker"])
+    yield 0.1
+    check(buttons["wild"].disabled and not buttons["no-exchange"].disabled, "wild greyed out")
+    tap(buttons["joker"])
+    yield 0.1
+    check(not buttons["wild"].disabled, "wild again once Joker is off")
+    check(
+        theme.team_shape(3) == "diamond" and theme.team_colour(3) == theme.rgba("#009E73"),
+        "the fourth team's style",
+    )
+    tap(buttons["no-exchange"])
+    yield 0.1
+    tap(screen.ids.start_button)
+    yield settled(app)
+    session = app.session
+    assert session is not None
+    check(session.config.variants == ("no-exchange",), f"{session.config.variants}")
+    for _turn in range(6):
+        yield settled(app)
+        if app.manager.current == "game" and session.to_move in session.humans:
+            game = app.game_screen
+            check(game.ids.exchange_button.disabled, "Exchange is never offered")
+            if hand_cards(app):  # an empty hand cannot be exchanged in any game (A4)
+                check("without exchanges" in game.reason, f"the reason shown: {game.reason!r}")
+            yield from human_turn(app, random.Random(_turn))
+
+
 def replay(app: CincoApp, folder: Path | None) -> Step:
     """Finish a game, then step through it on the replay screen."""
     rng = random.Random(6)
@@ -474,6 +624,18 @@ def replay(app: CincoApp, folder: Path | None) -> Step:
     yield 0.3  # the button is drawn released again
     check(screen.step == screen.steps - 6, "the slider moves through the game")
     shot(app, folder, "kivy-replay.png")
+    # Export: a copy in the Downloads folder, for another app or device; twice, two files.
+    from platformdirs import user_downloads_dir
+
+    downloads = Path(user_downloads_dir())
+    for copies in (1, 2):
+        tap(screen.ids.export_button)
+        yield 0.1
+        exported = sorted(downloads.glob("*.jsonl"))
+        check(len(exported) == copies, f"export {copies} made a copy: {exported}")
+        told = [path for path in exported if str(path) in screen.message]
+        check(len(told) == 1, f"and says where: {screen.message}")
+        check(told[0].read_bytes() == session.path.read_bytes(), "the same record")  # type: ignore[union-attr]
 
 
 # -- records from anywhere: the "Open file…" popup ---------------------------------------------
@@ -1122,9 +1284,17 @@ def fps(app: CincoApp, folder: Path | None) -> Step:
     """A benchmark, not a test (``python tests/kivy_scenarios.py fps``): frames drawn per
     second while idle, then while ``ismcts:hard`` thinks, over three of its turns."""
     yield settled(app)
+    yield 3.0  # the bots' process has loaded (it starts with the app)
     idle = FrameCounter()
     yield 1.0
     print(f"idle: {idle.stop()[0]:.0f} fps", file=sys.__stdout__, flush=True)
+    # The same spinner turning with no bot at all: what drawing a frame costs here.
+    spinner = next(w for w in app.game_screen.walk() if type(w).__name__ == "Thinking")
+    spinner.running = True
+    turning = FrameCounter()
+    yield 1.2
+    spinner.running = False
+    print(f"spinner, no bot: {turning.stop()[0]:.0f} fps", file=sys.__stdout__, flush=True)
     rates = []
     for _turn in range(3):
         yield settled(app)
@@ -1150,6 +1320,7 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
     "undo": (undo, PlayOptions(players=2, bots={1: ("greedy", None)}, seed=12, delay=0.0)),
     "hot_seat_undo": (hot_seat_undo, PlayOptions(players=2, seed=9, delay=0.0)),
     "plugin_layout": (plugin_layout, PlayOptions(delay=0.0)),
+    "variant_plugins": (variant_plugins, PlayOptions(delay=0.0)),
     "resume_start": (
         resume_start,
         PlayOptions(players=3, bots={1: ("random", None), 2: ("greedy", None)}, seed=30, delay=0.0),
@@ -1161,6 +1332,8 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
     "open_record_file": (open_record_file, PlayOptions(delay=0.0)),
     "open_bad_files": (open_bad_files, PlayOptions(delay=0.0)),
     "layout": (layout, PlayOptions(delay=0.0)),
+    "language": (language, PlayOptions(delay=0.0)),
+    "feel": (feel, PlayOptions(players=2, bots={1: ("greedy", None)}, seed=23, delay=0.0)),
     "fps": (fps, PlayOptions(players=2, bots={1: ("ismcts", "hard")}, seed=3, delay=0.0)),
     "touches": (touches, PlayOptions(players=2, names={0: "Ann", 1: "Bob"}, seed=14, delay=0.0)),
     "docs": (
@@ -1177,7 +1350,10 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
 
 
 #: Scenarios played with other plugins installed.
-REGISTRIES: dict[str, Callable[[], Registry]] = {"plugin_layout": plugin_registry}
+REGISTRIES: dict[str, Callable[[], Registry]] = {
+    "plugin_layout": plugin_registry,
+    "variant_plugins": variant_registry,
+}
 
 
 def run(name: str, folder: Path | None) -> int:

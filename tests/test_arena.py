@@ -79,6 +79,8 @@ def test_json_report_has_every_figure() -> None:
     assert report["mean_turns"] > 0
     assert set(report["first_seat"]) == {"wins", "ci_low", "ci_high", "fair_share"}
     assert report["draws"] == sum(s["draws"] for s in report["standings"]) // 2
+    # Without --seed the deals start at seed 0; no sequential test, no isolation.
+    assert report["seed"] == 0 and report["sprt"] is None and report["isolated"] is False
 
 
 def test_parallel_workers_play_the_same_games(tmp_path: Path) -> None:

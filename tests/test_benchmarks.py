@@ -30,9 +30,25 @@ def test_engine_speed_prints_the_ratio_and_the_replay_speed() -> None:
     assert "replay:" in out and "events/s" in out
 
 
-def test_kernel_speed_prints_the_ratio() -> None:
+def test_kernel_speed_prints_the_builds_side_by_side() -> None:
     out = run("kernel_speed.py", "--seconds", "0.05", "--rounds", "1")
-    assert "kernel / reference:" in out and "goal: at least 10x" in out
+    assert "pure kernel (random)" in out and "pure kernel (ismcts rollout policy)" in out
+    assert "kernel / reference engine (random):" in out
+    assert "compiled / pure (random):" in out and "(goal: at least 5x)" in out
+    assert "compiled / pure (ismcts rollout policy):" in out and "(goal: at least 4x)" in out
+    from cinco.plugins.bots import builds
+
+    if builds.status() == "compiled":
+        assert "compiled kernel (random)" in out and "turns/s" in out
+
+
+def test_bot_strength_plays_compiled_against_pure() -> None:
+    from cinco.plugins.bots import builds
+
+    if builds.status() != "compiled":
+        pytest.skip(f"no compiled build here ({builds.status()})")
+    out = run("bot_strength.py", "--match", "compiled-pure", "--games", "2", "--iterations", "5")
+    assert "compiled-pure" in out and "60%" in out
 
 
 @pytest.mark.parametrize("match", ["greedy-random"])

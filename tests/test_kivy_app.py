@@ -7,6 +7,7 @@ reason when Xvfb or Kivy is missing.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -142,6 +143,12 @@ def test_a_plugins_layout_is_offered(display: str, tmp_path: Path) -> None:
     run("plugin_layout", display, tmp_path)
 
 
+def test_variants_from_plugins_in_the_app(display: str, tmp_path: Path) -> None:
+    """Incompatible variants are greyed out in the chooser; Exchange is never offered in a
+    game without it; a fourth team's style (colour, shape) comes from its plugin."""
+    run("variant_plugins", display, tmp_path)
+
+
 def test_resume_after_a_killed_app(display: str, tmp_path: Path) -> None:
     """The app dies mid-game; started again, Continue brings the game back and goes on."""
     run("resume_start", display, tmp_path)
@@ -154,7 +161,10 @@ def test_start_screen_sets_up_a_game(display: str, tmp_path: Path) -> None:
 
 
 def test_replay_steps_through_a_game(display: str, tmp_path: Path) -> None:
-    run("replay", display, tmp_path)
+    """Step through a finished game; Export puts copies of its record in Downloads."""
+    downloads = tmp_path / "Downloads"
+    run("replay", display, tmp_path, extra={"XDG_DOWNLOAD_DIR": str(downloads)})
+    assert len(list(downloads.glob("*.jsonl"))) == 2
 
 
 def test_replay_with_no_saved_game_offers_open_file(display: str, tmp_path: Path) -> None:
@@ -213,3 +223,21 @@ def test_screenshot_option_writes_a_png(display: str, tmp_path: Path) -> None:
     assert (width, height) == (1280, 800)
     games = tmp_path / "games"
     assert not games.exists() or not any(games.iterdir()), "a screenshot leaves no autosave"
+
+
+def test_the_language_switches_at_once_and_is_remembered(display: str, tmp_path: Path) -> None:
+    """Čeština chosen on the start screen: every screen built again in Czech at once (no
+    restart), the players chosen kept, the choice saved for the next start."""
+    run("language", display, tmp_path)
+    saved = json.loads((tmp_path / "app-settings.json").read_text(encoding="utf-8"))
+    assert saved == {"language": "cs"}
+
+
+def test_sounds_and_cues_over_a_whole_game(display: str, tmp_path: Path) -> None:
+    """A knock per token, a chime when the bot has moved, a buzz for a refusal, a fanfare and
+    the winning line drawn in at the end, through a real (silent) SDL audio device; the Sounds
+    toggle mutes them and is remembered."""
+    run("feel", display, tmp_path, extra={"SDL_AUDIODRIVER": "dummy"})
+    assert json.loads((tmp_path / "app-settings.json").read_text(encoding="utf-8")) == {
+        "muted": True
+    }

@@ -193,7 +193,7 @@ def test_undo_takes_back_the_persons_play_and_the_bots_reply(
     view = session.view()
     assert view.hand(0) == hand and view.board == board and session.to_move == 0
     assert session.event_count > before, "an undo is an event: nothing is removed"
-    assert session.log()[-1] == "Ann took back their last move."
+    assert session.log()[-1] == "You took back your last move."  # Ann sees her own undo
     record = load_record(path).events
     assert len(record) == session.event_count, "the autosave has the undo too"
     assert fold(record).hand(0) == hand

@@ -395,7 +395,7 @@ def test_a_forbidden_exchange_is_not_legal_and_refused_with_the_reason(
     with pytest.raises(IllegalCommand) as refused:
         game.execute(Exchange(seat=0))
     assert refused.value.code == "action_not_allowed"
-    assert str(refused.value) == "You cannot exchange in this game: no exchanges here."
+    assert str(refused.value) == "You cannot exchange your hand in this game: no exchanges here."
     with pytest.raises(IllegalCommand) as full:
         game.execute(Draw(seat=0))
     assert full.value.code == "hand_full_play"  # no "or exchange your hand" here

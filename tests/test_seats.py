@@ -297,6 +297,51 @@ def test_a_record_that_cannot_be_written_stops_the_game_and_can_be_saved_elsewhe
     assert len(record.events) == len(events)
 
 
+class FlakySink:
+    """An :class:`EventSink` (a server's database) whose commit fails when told to."""
+
+    path = None
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, object]] = []
+        self.batch: list[dict[str, object]] = []
+        self.fail = False
+
+    def append(self, event: object) -> None:
+        self.batch.append(event.to_dict())  # type: ignore[attr-defined]
+
+    def commit(self) -> None:
+        if self.fail:
+            self.batch = []
+            raise OSError("the database went away")
+        self.rows += self.batch
+        self.batch = []
+
+    def sync(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def test_a_turn_the_store_could_not_commit_reaches_nobody(tmp_path: Path) -> None:
+    """Events are durable before anyone hears of them: when a sink's commit fails, the turn's
+    events stay with the referee (for save_as) and no handle is sent them."""
+    sink = FlakySink()
+    with Table.create(against_bot(seed=3), registry=REGISTRY, sink=lambda: sink) as table:
+        ann = table.seat(0)
+        committed = len(sink.rows)
+        assert [e.seq for e in ann.events()] == list(range(committed))
+        sink.fail = True
+        ann.submit(first_play(ann.legal()))
+        status = table.status()
+        assert status.problem is not None and status.problem.code == "record_failed"
+        assert len(sink.rows) == committed  # nothing of the turn was stored...
+        assert [e.seq for e in ann.events()] == list(range(committed))  # ...nor sent
+        refused = ann.submit(Draw(seat=0))
+        assert isinstance(refused, Refused) and refused.code == "record_failed"
+        table.save_as(tmp_path / "rescued.jsonl")  # recorded again: now the turn is news
+        assert len(ann.events()) > committed
+
+
 def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
     path = tmp_path / "saved.jsonl"
     path.write_text("my unfinished game\n")

@@ -8,6 +8,8 @@ Networked play: issue 12, docs/server.md.
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import socket
 import subprocess
@@ -172,9 +174,9 @@ def test_kill_9_and_restart_the_game_goes_on(server: Server) -> None:
     assert [e.event for e in session.view.log] == [e.seen_by(seat["seat"]) for e in referee]
 
 
-def test_a_person_joins_in_the_terminal_and_leaves(server: Server) -> None:
+def test_a_person_joins_in_the_terminal_and_leaves(server: Server, tmp_path: Path) -> None:
     lobby = Lobby(server.url)
-    table = lobby.create({"players": 2, "bots": {"2": "greedy"}})
+    table = lobby.create({"players": 2, "bots": {"2": "greedy"}, "timer": "300+10"})
     person = subprocess.run(
         [str(CINCO), "join", server.url, table["code"], "--name", "Ann"],
         input="99\nq\n",
@@ -182,10 +184,17 @@ def test_a_person_joins_in_the_terminal_and_leaves(server: Server) -> None:
         text=True,
         timeout=60,
         check=False,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "COLUMNS": "100"},
     )
     assert person.returncode == 0, person.stderr
     out = person.stdout
     assert "Ann's hand" in out and "You have no 99" in out  # the table's refusal, in words
-    assert "your seat is free" in out
+    assert "q leave (you can rejoin)" in out and "save and quit" not in out
+    # her hand is full (four cards): the keys offer an exchange, never a draw
+    assert "x exchange" in out and "d draw" not in out
+    assert re.search(r"Clocks: Ann [45]:\d\d ◀", out), out  # her clock runs, from 5:00
+    assert "You left the table" in out and f"cinco join {server.url} {table['code']}" in out
+    seats = json.loads((tmp_path / "data" / "cinco" / "seats.json").read_text())
+    assert seats == {}  # leaving forgets the seat's token
     free = [t for t in lobby.tables() if t["table"] == table["table"]]
     assert free and free[0]["seats"][0]["free"] and free[0]["seats"][0]["name"] == "Ann"

@@ -1,6 +1,8 @@
 """Random games over the server: every frame sent to each connection (every seat's, and a
 spectator's) is the referee's event exactly as that viewer may see it, so no connection ever
-gets another seat's cards, the deck's order or the seed.
+gets another seat's cards, the deck's order or the seed. The tables have turn timers (their
+``clock`` frames carry only seconds), and in some games a person never comes, so that a
+stand-in bot plays their seat (zombie mode): its moves reach everyone projected too.
 
 Networked play: issue 12, docs/server.md (the security model).
 """
@@ -21,7 +23,7 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 
-from cinco.core.events import event_from_dict
+from cinco.core.events import Notice, event_from_dict
 from cinco.core.protocol import PROTOCOL_VERSION
 from cinco.frontends.net.server import create_app
 
@@ -64,9 +66,10 @@ def ended(frame: Frame) -> bool:
     players=st.sampled_from([2, 3, 4]),
     bot_seats=st.sets(st.integers(1, 3), max_size=2),
     seed=st.integers(0, 2**16),
+    away=st.booleans(),
 )
 def test_every_frame_is_its_viewers_projection(
-    players: int, bot_seats: set[int], seed: int
+    players: int, bot_seats: set[int], seed: int, away: bool
 ) -> None:
     chooser = random.Random(seed)
     bots = {str(seat + 1): "random" for seat in bot_seats if seat < players}
@@ -74,10 +77,14 @@ def test_every_frame_is_its_viewers_projection(
         tempfile.TemporaryDirectory() as folder,
         TestClient(create_app(Path(folder) / "server.db", rate=10_000)) as client,
     ):
-        table = client.post("/api/tables", json={"players": players, "bots": bots}).json()
-        humans = [seat for seat in range(players) if str(seat + 1) not in bots]
+        everyone = [seat for seat in range(players) if str(seat + 1) not in bots]
+        away = away and len(everyone) > 1
+        settings = {"players": players, "bots": bots, "timer": "1000+1"}
+        settings["grace"] = 1.0 if away else 60  # the others connect well within it
+        table = client.post("/api/tables", json=settings).json()
+        humans = everyone[:-1] if away else everyone
         tokens = {}
-        for seat in humans:
+        for seat in everyone:
             joined = client.post("/api/join", json={"code": table["code"]}).json()
             assert joined["seat"] == seat
             tokens[seat] = joined["token"]
@@ -142,12 +149,31 @@ def test_every_frame_is_its_viewers_projection(
                     context.__exit__(None, None, None)
         lines = client.get(f"/api/tables/{table['table']}/record").text.splitlines()[1:]
         referee = [event_from_dict(json.loads(line)) for line in lines]
+    codes = {e.code for e in referee if isinstance(e, Notice)}
+    assert ("stand_in" in codes) == away
     for viewer, got in frames.items():
         events = [f for f in got if f["type"] == "event"]
         assert [f["seq"] for f in events] == list(range(len(referee)))
         for frame in events:
             assert frame["event"] == referee[frame["seq"]].seen_by(viewer).to_dict()
         assert all(f["seat"] == viewer for f in got if f["type"] == "prompt")
+        assert {f["type"] for f in got} <= {"event", "prompt", "accepted", "clock"}
+        clocks = [f for f in got if f["type"] == "clock"]
+        assert clocks, "a table with a timer sends clocks"
+        for clock in clocks:  # seconds and a seat, nothing else
+            assert set(clock) == {
+                "type",
+                "v",
+                "table",
+                "seq",
+                "remaining",
+                "running",
+                "reserve",
+                "increment",
+            }
+            assert len(clock["remaining"]) == players
+            assert all(isinstance(left, float) for left in clock["remaining"])
+            assert clock["running"] in (None, *everyone)  # the away one's, in its grace
 
 
 def _next(frame: Frame) -> int:

@@ -180,7 +180,7 @@ def test_undo_goes_back_to_the_previous_turn(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "There is nothing to undo yet." in result.output
     assert result.output.count("Undone: it is your turn again.") == 2
-    assert result.output.count("Ann took back their last move.") == 2
+    assert result.output.count("You took back your last move.") == 2
     events = load_record(record).events
     assert dicts(events) == dicts(played.events)
     assert sum(isinstance(e, Undone) for e in events) == 2
@@ -194,7 +194,7 @@ def test_undo_is_refused_after_an_exchange(tmp_path: Path) -> None:
     args = cli_args(2, None, (), {1: "greedy"}, 3, record)
     result = run(args, "x\nu\nq\n", tmp_path)
     assert result.exit_code == 0, result.output
-    assert "showed you new cards (exchange), so it cannot be taken back" in result.output
+    assert "Your last exchange showed you new cards, so it cannot be taken back" in result.output
     assert not any(isinstance(e, Undone) for e in load_record(record).events)
 
 

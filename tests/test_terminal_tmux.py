@@ -110,7 +110,7 @@ def test_play_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> None:
     assert any(isinstance(e, Undone) and e.seat == 0 for e in events)
     assert fold(events).tokens[0] == 0
     assert hand_on(screen) == fold(events).hand(0)
-    assert "Ann took back their last move." in screen
+    assert "You took back your last move." in screen
 
     # Help, then quit: the game is saved and named.
     terminal.keys("?")

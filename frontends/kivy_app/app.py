@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 import time
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +22,20 @@ from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
+from cinco.core import i18n
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.errors import CincoError
 from cinco.core.events import Viewer
 from cinco.core.i18n import _
 from cinco.core.protocol import Accepted, Refused
-from cinco.core.registry import Registry, default_registry
+from cinco.core.registry import Registry
+from cinco.frontends.board_view import use_team_styles
 from cinco.frontends.options import PlayOptions
 
-from . import device, theme
+from . import device, language, theme
 from .board import BoardWidget
+from .game_session import GameSession
+from .online import OnlineScreen, RemoteSession
 from .screens import (
     GameOverScreen,
     GameScreen,
@@ -40,6 +45,7 @@ from .screens import (
     StartScreen,
 )
 from .session import TableSession, new_record_path
+from .sounds import Sounds
 from .widgets import CardButton, HandLayout, Logo, PlayerRow, SeatRow, TeamBadge, Thinking
 
 for _cls in (BoardWidget, CardButton, HandLayout, Logo, PlayerRow, SeatRow, TeamBadge, Thinking):
@@ -50,6 +56,8 @@ class CincoApp(App):  # type: ignore[misc]
     """Cinco for tablets: one device, several players, or one player against bots."""
 
     title = "Cinco"
+    #: The screen manager (Kivy's, untyped), built again when the language changes.
+    root: Any
     #: Kivy loads this layout file before :meth:`build` (it would otherwise look for
     #: ``cinco.kv`` beside this module by the app's name: the same file, so only once).
     kv_file = str(Path(__file__).with_name("cinco.kv"))
@@ -58,9 +66,16 @@ class CincoApp(App):  # type: ignore[misc]
         self, options: PlayOptions, registry: Registry | None = None, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
+        language.start_language()  # --lang / CINCO_LANG, else the app's own setting
         self.options = options
-        self.registry = registry or default_registry()
-        self.session: TableSession | None = None
+        self.sounds = Sounds()
+        #: A bot or a remote player moved: the next person's turn here gets the "your turn" cue.
+        self._cue_turn = False
+        # Bots think in a process of their own, so the board keeps drawing while they search.
+        self.registry = registry or Registry(bot_processes=True)
+        use_team_styles(self.registry.team_styles())  # more teams than three: a plugin's look
+        #: The game shown: a local table (TableSession) or a seat at a server (RemoteSession).
+        self.session: GameSession | None = None
         self.shown: Viewer = None
         self.selected: int | None = None
         #: A space tapped once for the selected card: a second tap (or Confirm) plays it.
@@ -82,6 +97,48 @@ class CincoApp(App):  # type: ignore[misc]
         """Translate a text from the layout file."""
         return _(text)
 
+    @property
+    def language_name(self) -> str:
+        """The language the app speaks now, by its own name (the start screen's chooser)."""
+        return i18n.LANGUAGES[i18n.current_language()]
+
+    @property
+    def language_code(self) -> str:
+        return i18n.current_language()
+
+    @property
+    def language_names(self) -> list[str]:
+        return language.language_names()
+
+    def switch_language(self, name: str) -> None:
+        """Speak the language called *name* from now on, and remember it: the screens are
+        built again in it, and the start screen keeps what was chosen on it."""
+        code = language.code_of(name)
+        if code is None or code == i18n.current_language():
+            return
+        old: Any = self.root
+        if old is not None:
+            # Read the choices while the screen's words are still the old language's.
+            chosen = self.start_screen.options()
+            self.options = replace(
+                self.options,
+                players=chosen.players,
+                layout=chosen.layout,
+                variants=chosen.variants,
+                bots=chosen.bots,
+                names=chosen.names,
+            )
+        i18n.set_language(code)
+        language.remember_language(code)
+        if old is None:
+            return
+        Window.unbind(on_keyboard=self.on_keyboard)
+        new = self.build()
+        self.root = new
+        Window.remove_widget(old)
+        Window.add_widget(new)
+        self.keep_awake()
+
     def build(self) -> ScreenManager:
         Window.clearcolor = theme.BACKGROUND
         manager = ScreenManager(transition=FadeTransition(duration=0.18))
@@ -90,17 +147,21 @@ class CincoApp(App):  # type: ignore[misc]
         self.game_screen = GameScreen(name="game")
         self.over_screen = GameOverScreen(name="over")
         self.replay_screen = ReplayScreen(name="replay")
+        self.online_screen = OnlineScreen(name="online")
         for screen in (
             self.start_screen,
             self.privacy_screen,
             self.game_screen,
             self.over_screen,
             self.replay_screen,
+            self.online_screen,
         ):
             manager.add_widget(screen)
         self.manager = manager
         manager.bind(current=lambda _m, _c: self.keep_awake())
         self.start_screen.setup(self.registry, self.options)
+        self.online_screen.setup(self.registry)
+        self.registry.prepare_bots()  # the bots' process starts while the player chooses
         #: The "leave this game?" question, while it is asked.
         self.leave_popup: LeavePopup | None = None
         Window.bind(on_keyboard=self.on_keyboard)
@@ -127,7 +188,7 @@ class CincoApp(App):  # type: ignore[misc]
         if current in ("game", "privacy") and self.session is not None and not self.session.is_over:
             self.ask_leave()
             return True
-        if current in ("game", "privacy", "over", "replay"):
+        if current in ("game", "privacy", "over", "replay", "online"):
             self.show_start()
             return True
         return False
@@ -137,6 +198,13 @@ class CincoApp(App):  # type: ignore[misc]
         if self.leave_popup is not None:
             return
         popup = LeavePopup()
+        if isinstance(self.session, RemoteSession):
+            popup.message = _(
+                'The game goes on at the server: "Play online" brings you back to it '
+                "(away too long, a bot plays for you)."
+            )
+        else:
+            popup.message = _('It is saved: "Continue your last game" brings it back.')
         popup.bind(on_dismiss=lambda _p: setattr(self, "leave_popup", None))
         self.leave_popup = popup
         popup.open()
@@ -200,8 +268,16 @@ class CincoApp(App):  # type: ignore[misc]
         """Take in the handles' streams; redraw if something came that no request of ours
         brought (a bot's move is drawn when its answer is polled)."""
         session = self.session
-        if session is not None and session.pump() and not self.thinking:
-            self.advance(session.take_landed())
+        if session is None or not session.pump() or self.thinking:
+            return
+        problem = session.take_problem()  # a server's refusal, after its request
+        if problem is not None:  # "": what was said no longer holds
+            self.message = problem
+        if self.manager.current in ("game", "privacy", "over"):  # not while on another screen
+            landed = session.take_landed()
+            self.moved(landed)
+            self._cue_turn = True  # a remote player's move (ours come back through act)
+            self.advance(landed)
 
     def show(self, name: str) -> None:
         if self.manager.current != name:
@@ -213,6 +289,14 @@ class CincoApp(App):  # type: ignore[misc]
         self.cancel_over()
         self.start_screen.on_pre_enter()
         self.show("start")
+
+    def show_online(self) -> None:
+        """The "Play online" screen: a table at a server, by invite or watch code."""
+        if self.thinking:
+            return
+        self.cancel_over()
+        self.online_screen.on_pre_enter()
+        self.show("online")
 
     def session_path(self) -> Path | None:
         return self.session.path if self.session else None
@@ -250,9 +334,11 @@ class CincoApp(App):  # type: ignore[misc]
 
     def rematch(self) -> None:
         if self.session is not None and not self.thinking:
-            self.begin(self.session.rematch())
+            following = self.session.rematch()  # None: a server's, which comes later
+            if following is not None:
+                self.begin(following)
 
-    def begin(self, session: TableSession) -> None:
+    def begin(self, session: GameSession) -> None:
         if self.session is not None and self.session is not session:
             self.session.close()
         self.cancel_over()
@@ -277,6 +363,9 @@ class CincoApp(App):  # type: ignore[misc]
             self.render(landed)
             self.show("game")
             self.cancel_over()
+            if landed is not None:  # won just now, not a finished game opened again
+                self.sounds.play("win")
+                self.game_screen.ids.board.celebrate()
             # Leave time to see the winning token land and the line light up.
             pause = 1.4 if landed is not None else 0.0
             self._over_event = Clock.schedule_once(lambda _dt: self.show_over(), pause)
@@ -297,6 +386,9 @@ class CincoApp(App):  # type: ignore[misc]
         self.shown = session.viewer()
         self.render(landed)
         self.show("game")
+        if self._cue_turn:
+            self._cue_turn = False
+            self.sounds.play("turn")
 
     def render(self, landed: int | None = None, thinking: bool = False) -> None:
         assert self.session is not None
@@ -420,12 +512,23 @@ class CincoApp(App):  # type: ignore[misc]
         refused = self.session.submit(command)
         if refused is not None:
             self.message = refused.message
+            self.sounds.play("refused")
             self.render()
             return
         self.selected = None
         self.pending = None
         self.message = ""
-        self.advance(self.session.take_landed())
+        landed = self.session.take_landed()
+        self.moved(landed)
+        self.advance(landed)
+
+    def moved(self, landed: int | None) -> None:
+        """The sound of a move: a token landing, or a card drawn, exchanged or burnt."""
+        self.sounds.play("place" if landed is not None else "card")
+
+    def set_sounds(self, on: bool) -> None:
+        """Sounds on or off (the start screen's toggle), remembered."""
+        self.sounds.set_muted(not on)
 
     def undo(self) -> None:
         """Take back the last person's move, as the table allows (its reason if not)."""
@@ -466,7 +569,7 @@ class CincoApp(App):  # type: ignore[misc]
 
         self._bot_poll = Clock.schedule_interval(poll, 0.03)
 
-    def bot_done(self, session: TableSession, future: Future[Accepted | Refused]) -> None:
+    def bot_done(self, session: GameSession, future: Future[Accepted | Refused]) -> None:
         self.thinking = False
         self._bot = None
         if session is not self.session:
@@ -481,7 +584,10 @@ class CincoApp(App):  # type: ignore[misc]
             self.message = _("The bot failed: {error}").format(error=error)
             self.render()
             return
-        self.advance(session.take_landed())
+        landed = session.take_landed()
+        self.moved(landed)
+        self._cue_turn = True
+        self.advance(landed)
 
     # -- replay and screenshots ---------------------------------------------------------------
 

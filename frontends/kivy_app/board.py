@@ -60,12 +60,27 @@ def triangle_points(cx: float, cy: float, radius: float) -> list[float]:
     return points
 
 
+def polygon_points(cx: float, cy: float, radius: float, corners: int) -> list[float]:
+    """The corners of a regular polygon (a diamond: 4, a hexagon: 6), one pointing up."""
+    points: list[float] = []
+    for i in range(corners):
+        angle = math.radians(90 + 360 * i / corners)
+        points += [cx + radius * 1.1 * math.cos(angle), cy + radius * 1.1 * math.sin(angle)]
+    return points
+
+
+#: The shapes drawn as regular polygons, by their corners (team styles beyond the first 3).
+POLYGONS = {"diamond": 4, "hexagon": 6}
+
+
 def draw_shape(shape: str, cx: float, cy: float, radius: float) -> None:
     """Draw a team's token shape (in the current colour) centred on ``(cx, cy)``."""
     if shape == "circle":
         Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
     elif shape == "triangle":
         fill_polygon(triangle_points(cx, cy, radius))
+    elif shape in POLYGONS:
+        fill_polygon(polygon_points(cx, cy, radius, POLYGONS[shape]))
     else:
         side = radius * 1.68
         Rectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side))
@@ -76,6 +91,9 @@ def outline_shape(shape: str, cx: float, cy: float, radius: float, width: float)
         Line(circle=(cx, cy, radius), width=width)
     elif shape == "triangle":
         Line(points=triangle_points(cx, cy, radius), close=True, width=width, joint="round")
+    elif shape in POLYGONS:
+        points = polygon_points(cx, cy, radius, POLYGONS[shape])
+        Line(points=points, close=True, width=width, joint="round")
     else:
         side = radius * 1.68
         Line(rectangle=(cx - side / 2, cy - side / 2, side, side), width=width, joint="round")
@@ -104,6 +122,10 @@ class BoardWidget(Widget):  # type: ignore[misc]
     line = ListProperty([])
     #: 0 → 1 while the last token lands.
     landing = NumericProperty(1.0)
+    #: 0 → 1 while the winning line is drawn in (:meth:`celebrate`), then :attr:`glow` pulses
+    #: round its tokens.
+    sweep = NumericProperty(1.0)
+    glow = NumericProperty(0.0)
     #: Whether taps on spaces are reported.
     interactive = ObjectProperty(True)
     #: A space shown with a faint token of :attr:`preview_team` (a tap waiting for confirmation).
@@ -127,6 +149,8 @@ class BoardWidget(Widget):  # type: ignore[misc]
             last=self._trigger,
             line=self._trigger,
             landing=self._trigger,
+            sweep=self._trigger,
+            glow=self._trigger,
             preview=self._trigger,
             preview_team=self._trigger,
         )
@@ -214,6 +238,16 @@ class BoardWidget(Widget):  # type: ignore[misc]
         self.landing = 0.0
         Animation(landing=1.0, duration=0.45, t="out_back").start(self)
 
+    def celebrate(self) -> None:
+        """The game is won: draw the winning line in from its first token to its last, then
+        let a glow pulse twice round its tokens."""
+        Animation.cancel_all(self, "sweep", "glow")
+        self.sweep, self.glow = 0.0, 0.0
+        pulse = Animation(glow=1.0, duration=0.3, t="out_quad") + Animation(
+            glow=0.0, duration=0.4, t="in_quad"
+        )
+        (Animation(sweep=1.0, duration=0.6, t="out_quad") + pulse + pulse).start(self)
+
     # -- drawing ------------------------------------------------------------------------------
 
     def redraw(self, *_args: Any) -> None:
@@ -270,13 +304,16 @@ class BoardWidget(Widget):  # type: ignore[misc]
                     tokens.append((number, team, cx, cy))
             if len(line) >= 2:
                 # The winning line runs under the tokens, so their numbers stay readable.
-                points: list[float] = []
-                for number in line:
-                    points += self.space_centre(number)
                 Color(*theme.LEGAL_EDGE)
-                Line(points=points, width=max(size * 0.16, dp(3)), cap="round")
+                Line(points=self._swept(line), width=max(size * 0.16, dp(3)), cap="round")
             for number, team, cx, cy in tokens:
                 self._draw_token(number, team, cx, cy, size, token_font)
+            if line and self.glow > 0:
+                Color(1, 1, 1, 0.65 * float(self.glow))
+                for number in line:
+                    cx, cy = self.space_centre(number)
+                    radius = size * (0.95 + 0.18 * float(self.glow))
+                    Line(circle=(cx, cy, radius), width=dp(2.5))
             if self.preview and board[self.preview] == FREE:
                 # The token a tap would place, a little faint, in a white ring with a dark
                 # edge (it shows on a lit space too): tap again to confirm.
@@ -287,6 +324,20 @@ class BoardWidget(Widget):  # type: ignore[misc]
                 Line(circle=(cx, cy, size * 0.95 + dp(2.5)), width=dp(1.2))
                 Color(1, 1, 1, 1)
                 Line(circle=(cx, cy, size * 0.95), width=dp(2.5))
+
+    def _swept(self, line: list[int]) -> list[float]:
+        """The winning line's points, as far as :attr:`sweep` has drawn it."""
+        centres = [self.space_centre(number) for number in line]
+        reach = float(self.sweep) * (len(centres) - 1)
+        whole = int(reach)
+        points: list[float] = []
+        for cx, cy in centres[: whole + 1]:
+            points += (cx, cy)
+        if whole < len(centres) - 1:
+            (x0, y0), (x1, y1) = centres[whole], centres[whole + 1]
+            part = reach - whole
+            points += (x0 + (x1 - x0) * part, y0 + (y1 - y0) * part)
+        return points if len(points) >= 4 else points * 2
 
     def _draw_token(
         self,

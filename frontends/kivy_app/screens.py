@@ -20,26 +20,28 @@ from kivy.uix.screenmanager import Screen
 from cinco.core.config import DEFAULT_NAMES
 from cinco.core.errors import CincoError
 from cinco.core.events import SPECTATOR, Event, GameStarted
-from cinco.core.i18n import _
+from cinco.core.i18n import _, ngettext
 from cinco.core.record import load_record
 from cinco.core.registry import Registry
 from cinco.core.state import FREE, GameState, fold
 from cinco.frontends.narration import Narrator
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions
 
+from . import device
 from .board import BoardWidget
 from .session import (
-    TableSession,
     autosave_dir,
     record_label,
     saved_games,
     turn_boundaries,
     unfinished_games,
 )
+from .table_choice import TableChoice
 from .widgets import CardButton, PlayerRow, SeatRow
 
 if TYPE_CHECKING:
     from .app import CincoApp
+    from .game_session import GameSession
 
 
 def app() -> CincoApp:
@@ -47,18 +49,8 @@ def app() -> CincoApp:
 
 
 #: How the built-in bots are offered; any other bot by its own name.
-BOT_LABELS = {"random": "Random bot", "greedy": "Greedy bot", "ismcts": "Monte Carlo bot"}
-
-
-def bot_label(name: str) -> str:
-    """A bot as a family reads it: "Greedy bot", not "Bot: greedy"."""
-    if name in BOT_LABELS:
-        return _(BOT_LABELS[name])
-    return _("{name} bot").format(name=name.replace("_", " ").replace("-", " ").capitalize())
-
-
 def cards_text(n: int) -> str:
-    return _("1 card") if n == 1 else _("{n} cards").format(n=n)
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 # -- layout -----------------------------------------------------------------------------------
@@ -168,9 +160,10 @@ def card_size(
 # -- start ------------------------------------------------------------------------------------
 
 
-class StartScreen(Screen):  # type: ignore[misc]
+class StartScreen(TableChoice, Screen):  # type: ignore[misc]
     """Set up a game by touch: players, teams, variants, who plays each seat."""
 
+    group = "start"
     can_continue = BooleanProperty(False)
     continue_text = StringProperty("")
     portrait = BooleanProperty(False)
@@ -188,138 +181,37 @@ class StartScreen(Screen):  # type: ignore[misc]
             target.add_widget(button, index=index)
 
     def setup(self, registry: Registry, options: PlayOptions) -> None:
-        from kivy.factory import Factory
-
-        self.registry = registry
-        # What may be chosen comes from the installed plugins (a third party's layout too).
-        self.player_counts = registry.player_counts()
-        self.players = options.players or (2 if 2 in self.player_counts else self.player_counts[0])
-        self.layout_name = options.layout
-        # A list, not a set: the order of the variants decides how their parameters combine.
-        self.chosen_variants = list(options.variants)
-        self.bot_names = sorted(registry.bots())
-        ids = self.ids
-        for n in self.player_counts:
-            button = Factory.CToggle(text=str(n), group="players")
-            button.state = "down" if n == self.players else "normal"
-            button.bind(on_release=lambda _b, n=n: self.set_players(n))
-            ids.players.add_widget(button)
-        self.layout_buttons: dict[str, Any] = {}
-        for name, variant in sorted(registry.variants().items()):
-            button = Factory.CToggle(
-                text=f"{name.capitalize()}: {variant.description}",
-                group=None,
-                font_size="15sp",
-                allow_no_selection=True,
-                halign="center",
-                valign="middle",
-            )
-            button.bind(size=lambda b, _s: setattr(b, "text_size", (b.width - 16, None)))
-            button.state = "down" if name in self.chosen_variants else "normal"
-            button.bind(state=lambda _b, state, name=name: self.toggle_variant(name, state))
-            ids.variants.add_widget(button)
-        self.seat_rows: list[SeatRow] = []
-        self.bots = dict(options.bots)
-        if not self.bots and options.players is None:
-            self.bots = {seat: (DEFAULT_BOT, None) for seat in range(1, 6)}
+        bots = dict(options.bots)
+        if not bots and options.players is None:
+            bots = {seat: (DEFAULT_BOT, None) for seat in range(1, 6)}
         self.names = dict(options.names)
-        self.set_players(self.players)
+        self.setup_choice(
+            registry,
+            players=options.players,
+            layout=options.layout,
+            variants=tuple(options.variants),
+            bots=bots,
+        )
         self.on_portrait(self, self.portrait)
 
-    def kind_labels(self) -> list[str]:
-        return [_("Person")] + [bot_label(name) for name in self.bot_names]
+    def prepare_row(self, row: SeatRow) -> None:
+        seat = row.seat
+        default = DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else f"P{seat + 1}"
+        row.ids.name.text = self.names.get(seat, default)
 
-    def set_players(self, players: int) -> None:
-        from kivy.factory import Factory
+    def keep_row(self, row: SeatRow) -> None:
+        """Keep the names typed so far when the number of players changes."""
+        name = row.ids.name.text.strip()
+        if name:
+            self.names[row.seat] = name
 
-        self.save_rows()
-        self.players = players
-        for button in self.ids.players.children:
-            button.state = "down" if button.text == str(players) else "normal"
-        # The layouts for this many players, the default first; a choice only if several.
-        layouts = self.registry.layouts_for(players)
-        names = [lay.name for lay in layouts]
-        if self.layout_name not in names:
-            self.layout_name = names[0] if names else None
-        box = self.ids.layouts
-        box.clear_widgets()
-        self.layout_buttons = {}
-        for lay in layouts:
-            button = Factory.CToggle(text=lay.name.replace("x", " × "), group="layouts")
-            button.bind(on_release=lambda _b, name=lay.name: self.set_layout(name))
-            button.disabled = len(layouts) < 2
-            button.state = "down" if lay.name == self.layout_name else "normal"
-            box.add_widget(button)
-            self.layout_buttons[lay.name] = button
-        self.rebuild_seats()
-
-    def set_layout(self, name: str) -> None:
-        self.save_rows()
-        self.layout_name = name
-        self.rebuild_seats()
-
-    def toggle_variant(self, name: str, state: str) -> None:
-        if state == "down":
-            if name not in self.chosen_variants:
-                self.chosen_variants.append(name)
-        else:
-            if name in self.chosen_variants:
-                self.chosen_variants.remove(name)
-
-    def teams(self) -> int:
-        try:
-            return self.registry.layout(self.players, self.layout_name).teams
-        except CincoError:
-            return 2
-
-    def rebuild_seats(self) -> None:
-        teams = self.teams()
-        grid = self.ids.seats
-        grid.clear_widgets()
-        self.seat_rows = []
-        kinds = self.kind_labels()
-        for seat in range(self.players):
-            row = SeatRow(seat=seat, team=seat % teams, kinds=kinds)
-            bot, level = self.bots.get(seat, (None, None))
-            default = DEFAULT_NAMES[seat] if seat < len(DEFAULT_NAMES) else f"P{seat + 1}"
-            row.ids.name.text = self.names.get(seat, default)
-            row.ids.kind.text = kinds[0] if bot is None else kinds[1 + self.bot_names.index(bot)]
-            row.ids.kind.bind(text=lambda _s, _t, row=row: self.update_levels(row))
-            self.update_levels(row, level)
-            grid.add_widget(row)
-            self.seat_rows.append(row)
+    def seats_changed(self, teams: int) -> None:
         size = self.players // teams
         self.ids.teams_note.text = (
             _("{teams} teams of {size}").format(teams=teams, size=size)
             if size > 1
             else _("everyone for themselves")
         )
-
-    def update_levels(self, row: SeatRow, level: str | None = None) -> None:
-        bot = self.row_bot(row)
-        levels = list(self.registry.bots()[bot].levels) if bot else []
-        row.levels = levels
-        if levels:
-            row.ids.level.text = level if level in levels else levels[len(levels) // 2]
-        else:
-            row.ids.level.text = ""
-
-    def row_bot(self, row: SeatRow) -> str | None:
-        kinds = self.kind_labels()
-        text = row.ids.kind.text
-        return self.bot_names[kinds.index(text) - 1] if text in kinds[1:] else None
-
-    def save_rows(self) -> None:
-        """Keep names and bots typed so far when the number of players changes."""
-        for row in getattr(self, "seat_rows", []):
-            name = row.ids.name.text.strip()
-            if name:
-                self.names[row.seat] = name
-            bot = self.row_bot(row)
-            if bot is None:
-                self.bots.pop(row.seat, None)
-            else:
-                self.bots[row.seat] = (bot, row.ids.level.text or None)
 
     def options(self) -> PlayOptions:
         self.save_rows()
@@ -370,7 +262,7 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
     #: "Take back Ann's move", while the one who just moved may still do so.
     take_back = StringProperty("")
 
-    def show(self, session: TableSession) -> None:
+    def show(self, session: GameSession) -> None:
         self.shown_at = time.monotonic()
         undo = session.undo_seat()
         self.take_back = (
@@ -467,7 +359,7 @@ class GameScreen(BoardScreen):
 
     def render(
         self,
-        session: TableSession,
+        session: GameSession,
         selected: int | None,
         thinking: bool,
         message: str = "",
@@ -499,10 +391,15 @@ class GameScreen(BoardScreen):
         )
         self.render_hand(session, view, viewer, selected, mine)
         name = config.seats[session.to_move].name
-        self.ids.thinking.running = thinking
-        if session.is_over:
+        # Someone elsewhere (a server's bot, a person at another device) may be to move too.
+        elsewhere = not session.is_over and viewer != session.to_move
+        self.ids.thinking.running = thinking or elsewhere
+        banner = session.banner()  # "Reconnecting…"
+        if banner:
+            self.status = banner
+        elif session.is_over:
             self.status = _("Game over")
-        elif thinking or session.bot_to_move:
+        elif thinking or session.bot_to_move or elsewhere:
             self.status = _("{name} is thinking…").format(name=name)
         elif pending and mine:
             self.status = _("Tap {space} again to place your {card}").format(
@@ -527,7 +424,7 @@ class GameScreen(BoardScreen):
         self.log = "\n".join(session.log(limit=60))
         self.ids.log_scroll.scroll_y = 0
 
-    def reasons(self, session: TableSession, mine: bool, selected: int | None) -> str:
+    def reasons(self, session: GameSession, mine: bool, selected: int | None) -> str:
         """Why Draw or Exchange is greyed out, in the engine's own words."""
         if not mine:
             return ""
@@ -542,7 +439,7 @@ class GameScreen(BoardScreen):
                 lines.append(f"{label}: {refusal}")
         return "\n".join(lines)
 
-    def render_players(self, session: TableSession, view: GameState) -> None:
+    def render_players(self, session: GameSession, view: GameState) -> None:
         box = self.ids.players
         config = session.config
         if len(box.children) != config.players:
@@ -562,11 +459,14 @@ class GameScreen(BoardScreen):
                     cards=cards_text(view.hand_size(seat)), tokens=tokens
                 )
             )
+            clock = session.clock(seat)  # a server's turn timer
+            if clock:
+                row.detail += " · " + clock
             row.active = not session.is_over and seat == session.to_move
             row.compact = self.compact
 
     def render_hand(
-        self, session: TableSession, view: GameState, viewer: Any, selected: int | None, mine: bool
+        self, session: GameSession, view: GameState, viewer: Any, selected: int | None, mine: bool
     ) -> None:
         box = self.ids.hand
         box.clear_widgets()
@@ -627,7 +527,7 @@ class GameOverScreen(BoardScreen):
     can_undo = BooleanProperty(False)
     undo_text = StringProperty("")
 
-    def show(self, session: TableSession) -> None:
+    def show(self, session: GameSession) -> None:
         view = session.public_view
         board = self.ids.board
         board.board = list(view.board)
@@ -645,10 +545,13 @@ class GameOverScreen(BoardScreen):
 
 
 class LeavePopup(Popup):  # type: ignore[misc]
-    """Back during a game: leave it for the start screen? (It stays saved.)"""
+    """Back during a game: leave it for the start screen? ``message`` says what becomes of
+    the game (a local one stays saved; one at a server goes on there)."""
+
+    message = StringProperty("")
 
 
-def undo_label(session: TableSession, viewer: Any) -> str:
+def undo_label(session: GameSession, viewer: Any) -> str:
     """ "Undo", or whose move it takes back when that is not the person looking."""
     seat = session.undo_seat()
     if seat is None or seat == viewer or len(session.humans) == 1:
@@ -775,6 +678,20 @@ class ReplayScreen(BoardScreen):
         self.steps = len(self.bounds) - 1
         self.step = -1
         self.go(self.steps)
+
+    def export(self) -> None:
+        """A copy of the record shown, where other apps can reach it (Downloads)."""
+        if self.current is None:
+            return
+        try:
+            where = device.export_record(self.current)
+        except OSError as exc:
+            self.message, self.message_is_error = (
+                _("The record could not be exported: {error}").format(error=exc),
+                True,
+            )
+            return
+        self.message, self.message_is_error = _("Exported to {path}").format(path=where), False
 
     def open_file(self, path: Path) -> None:
         """Show the record at *path* (from the file chooser), remembering its folder."""

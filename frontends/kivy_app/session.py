@@ -197,6 +197,17 @@ class TableSession:
         landed, self._landed = self._landed, None
         return landed
 
+    # A local table answers every request at once: nothing comes later, no connection, no
+    # clocks (see :class:`~.game_session.GameSession`).
+    def take_problem(self) -> str | None:
+        return None
+
+    def banner(self) -> str:
+        return ""
+
+    def clock(self, seat: int) -> str:
+        return ""
+
     def status(self) -> TableStatus:
         return self.table.status()
 

@@ -6,7 +6,7 @@ board, and each team also has its own shape, so colour is never the only clue.
 
 from __future__ import annotations
 
-from cinco.frontends.board_view import TEAM_COLOURS
+from cinco.frontends.board_view import style_of
 
 RGBA = tuple[float, float, float, float]
 
@@ -22,7 +22,7 @@ def rgba(hex_colour: str, alpha: float = 1.0) -> RGBA:
     return (r, g, b, alpha)
 
 
-#: Shapes by team, matching the terminal's ●, ▲ and ■.
+#: The built-in teams' shapes, matching the terminal's ●, ▲ and ■ (a team's style says its).
 TEAM_SHAPES = ("circle", "triangle", "square")
 
 BACKGROUND = rgba("#141B26")
@@ -42,8 +42,10 @@ CENTRE = rgba("#1A2332")
 
 
 def team_colour(team: int, alpha: float = 1.0) -> RGBA:
-    return rgba(TEAM_COLOURS[team % len(TEAM_COLOURS)], alpha)
+    """The team's colour: its style's (``cinco_register_team_styles``)."""
+    return rgba(style_of(team).colour, alpha)
 
 
 def team_shape(team: int) -> str:
-    return TEAM_SHAPES[team % len(TEAM_SHAPES)]
+    """The shape of the team's tokens: its style's (``circle``, ``triangle``, ...)."""
+    return style_of(team).shape

@@ -23,6 +23,7 @@ from cinco.core.errors import CincoError
 from cinco.core.events import GameEnded, GameStarted, TurnEnded, Undone
 from cinco.core.protocol import (
     Accepted,
+    Clock,
     Envelope,
     Hinted,
     Message,
@@ -40,7 +41,9 @@ RECONNECT_FOR = 60.0
 
 
 class NetError(CincoError):
-    """The server said no, or could not be reached."""
+    """The server said no (``status``: the HTTP status), or could not be reached (0)."""
+
+    status: int = 0
 
 
 # -- the lobby --------------------------------------------------------------------------------
@@ -72,7 +75,9 @@ class Lobby:
                 text = json.loads(exc.read()).get("message", exc.reason)
             except ValueError:
                 text = exc.reason
-            raise NetError(f"{self.base}: {text} ({exc.code})") from None
+            error = NetError(f"{self.base}: {text} ({exc.code})")
+            error.status = exc.code
+            raise error from None
         except (urllib.error.URLError, OSError) as exc:
             raise NetError(f"{self.base}: cannot reach the server ({exc})") from None
 
@@ -98,6 +103,18 @@ class Lobby:
     def leave(self, table: str, token: str) -> dict[str, Any]:
         return self._json("POST", f"/api/tables/{table}/leave", {}, token=token)
 
+    def rejoin(self, table: str, token: str) -> dict[str, Any]:
+        """Come back to the seat of *token*: the answer has a new token (the old one dies)."""
+        return self._json("POST", f"/api/tables/{table}/rejoin", {}, token=token)
+
+    def rematch(self, table: str, token: str) -> dict[str, Any]:
+        """The rematch of finished *table* (made by the first to ask): with a seat token,
+        ``{"table", "seat", "token", "name", "code", "watch"}`` for the same seat there."""
+        return self._json("POST", f"/api/tables/{table}/rematch", {}, token=token)
+
+    def table(self, table: str) -> dict[str, Any]:
+        return self._json("GET", f"/api/tables/{table}")
+
     def record(self, table: str, owner: str | None = None) -> str:
         return self._call("GET", f"/api/tables/{table}/record", token=owner).decode("utf-8")
 
@@ -118,6 +135,9 @@ class RemoteView:
         self.log: list[Envelope] = []
         self.state: GameState | None = None
         self.prompt: Prompt | None = None
+        #: The last turn timers the server sent, and when (this process's monotonic time).
+        self.clock: Clock | None = None
+        self.clock_at = 0.0
 
     @property
     def seq(self) -> int:
@@ -148,7 +168,22 @@ class RemoteView:
         if isinstance(message, Prompt):
             self.prompt = message
             return True
+        if isinstance(message, Clock):
+            self.clock, self.clock_at = message, time.monotonic()
+            return True
         return False
+
+    def remaining(self) -> tuple[float, ...]:
+        """Every seat's seconds left now: the server's last figures, the running clock
+        counted down since they came (``()``: the table has no timer)."""
+        clock = self.clock
+        if clock is None:
+            return ()
+        spent = time.monotonic() - self.clock_at
+        return tuple(
+            max(0.0, left - spent) if seat == clock.running else left
+            for seat, left in enumerate(clock.remaining)
+        )
 
     def legal(self) -> LegalActions | None:
         """This seat's legal actions if it is its turn now (after the last event)."""
@@ -211,7 +246,12 @@ class Session:
                 self.open()
                 return
             except InvalidStatus as exc:
-                raise NetError(f"the server refused the connection ({exc})") from None
+                # 503: another server process holds the table (a shared database), or is
+                # giving it up: try again, as for a server that is away.
+                if exc.response.status_code != 503 or time.monotonic() > deadline:
+                    raise NetError(f"the server refused the connection ({exc})") from None
+                time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                attempt += 1
             except (OSError, WebSocketException, TimeoutError) as exc:
                 if time.monotonic() > deadline:
                     raise NetError(f"cannot reach the server ({exc})") from None

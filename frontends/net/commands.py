@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from cinco.core.errors import CincoError
-from cinco.core.i18n import _
+from cinco.core.i18n import N_, _, ngettext
 
 DEFAULT_PORT = 8765
 
@@ -31,21 +31,34 @@ def default_db() -> Path:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help=_("Address to listen on."))
-@click.option("--port", type=int, default=DEFAULT_PORT, show_default=True, help=_("TCP port."))
+@click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on."))
+@click.option("--port", type=int, default=DEFAULT_PORT, show_default=True, help=N_("TCP port."))
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help=_("The SQLite file of the tables (default: server.db in Cinco's data folder)."),
+    type=click.Path(dir_okay=False, path_type=str),
+    help=N_(
+        "The SQLite file of the tables (default: server.db in Cinco's data folder), or a "
+        "PostgreSQL database shared by several servers: postgresql://USER@HOST:PORT/DB."
+    ),
 )
 @click.option(
     "--bot-delay",
     type=click.FloatRange(0, 10),
     default=0.5,
     show_default=True,
-    help=_("Seconds between two server-side bots' moves."),
+    help=N_("Seconds between two server-side bots' moves."),
 )
-def serve(host: str, port: int, db: Path | None, bot_delay: float) -> None:
+@click.option(
+    "--lobby-rate",
+    type=click.FloatRange(0, 100_000),
+    default=5,
+    show_default=True,
+    help=N_(
+        "Lobby requests a second one client address may make (bursts of 8 times as many, "
+        "at least 40); 0: no limit (a load test from one machine)."
+    ),
+)
+def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: float) -> None:
     """Run a Cinco server: many tables, each player on their own device."""
     try:
         from .server import serve as run
@@ -58,7 +71,7 @@ def serve(host: str, port: int, db: Path | None, bot_delay: float) -> None:
         ),
         err=True,
     )
-    run(host, port, path, bot_delay=bot_delay)
+    run(host, port, path, bot_delay=bot_delay, lobby_rate=lobby_rate)
 
 
 def _lobby(url: str) -> Any:
@@ -75,19 +88,42 @@ def table() -> None:
 
 
 @table.command("create")
-@click.option("--server", "url", required=True, metavar="URL", help=_("The server's address."))
+@click.option("--server", "url", required=True, metavar="URL", help=N_("The server's address."))
 @click.option("--players", "-p", type=int, default=2, show_default=True, metavar="N")
-@click.option("--layout", metavar="NAME", help=_("How the seats form teams (2x3, 3x2, ...)."))
-@click.option("--variant", "variants", multiple=True, metavar="NAME", help=_("A variant."))
+@click.option("--layout", metavar="NAME", help=N_("How the seats form teams (2x3, 3x2, ...)."))
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help=N_("A variant."))
 @click.option(
     "--bot",
     "bots",
     multiple=True,
     metavar="SEAT=NAME[:LEVEL]",
-    help=_("A server-side bot in a seat, for example 2=greedy:hard (repeatable)."),
+    help=N_("A server-side bot in a seat, for example 2=greedy:hard (repeatable)."),
 )
-@click.option("--no-undo", is_flag=True, help=_("Nobody may take a move back."))
-@click.option("--json", "as_json", is_flag=True, help=_("Print the answer as JSON."))
+@click.option("--no-undo", is_flag=True, help=N_("Nobody may take a move back."))
+@click.option(
+    "--timer",
+    metavar="RESERVE[+INCREMENT]",
+    help=N_(
+        "Turn timers in seconds, for example 300+10: a reserve per player plus an increment "
+        "per turn; a player out of time has a bot move for them."
+    ),
+)
+@click.option(
+    "--grace",
+    type=click.FloatRange(0, 3600),
+    default=60,
+    show_default=True,
+    help=N_("Seconds a player may be away (left, or the connection lost) before a bot plays."),
+)
+@click.option(
+    "--stand-in",
+    "stand_in",
+    default="greedy",
+    show_default=True,
+    metavar="NAME[:LEVEL]",
+    help=N_("The bot that plays for a player who is away or out of time."),
+)
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the answer as JSON."))
 def create(
     url: str,
     players: int,
@@ -95,6 +131,9 @@ def create(
     variants: tuple[str, ...],
     bots: tuple[str, ...],
     no_undo: bool,
+    timer: str | None,
+    grace: float,
+    stand_in: str,
     as_json: bool,
 ) -> None:
     """Create a table; prints its id, invite code and watch code."""
@@ -110,6 +149,9 @@ def create(
         "variants": list(variants),
         "bots": seats,
         "undo": not no_undo,
+        "timer": timer,
+        "grace": grace,
+        "stand_in": stand_in,
     }
     try:
         created = _lobby(url).create(settings)
@@ -133,8 +175,8 @@ def create(
 
 
 @table.command("list")
-@click.option("--server", "url", required=True, metavar="URL", help=_("The server's address."))
-@click.option("--json", "as_json", is_flag=True, help=_("Print the tables as JSON."))
+@click.option("--server", "url", required=True, metavar="URL", help=N_("The server's address."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the tables as JSON."))
 def list_tables(url: str, as_json: bool) -> None:
     """The tables with a free seat."""
     try:
@@ -147,15 +189,17 @@ def list_tables(url: str, as_json: bool) -> None:
     for entry in tables:
         free = sum(1 for seat in entry["seats"] if seat["free"])
         click.echo(
-            _("{table}  {players} players  {free} free").format(
-                table=entry["table"], players=entry["players"], free=free
-            )
+            ngettext(
+                "{table}  {players} players  {free} free seat",
+                "{table}  {players} players  {free} free seats",
+                free,
+            ).format(table=entry["table"], players=entry["players"], free=free)
         )
 
 
 @table.command("export")
-@click.option("--server", "url", required=True, metavar="URL", help=_("The server's address."))
-@click.option("--owner", metavar="TOKEN", help=_("The owner token (before the game is over)."))
+@click.option("--server", "url", required=True, metavar="URL", help=N_("The server's address."))
+@click.option("--owner", metavar="TOKEN", help=N_("The owner token (before the game is over)."))
 @click.argument("table_id", metavar="ID")
 def export(url: str, owner: str | None, table_id: str) -> None:
     """Write the table's record (JSON Lines) to standard output."""
@@ -166,12 +210,58 @@ def export(url: str, owner: str | None, table_id: str) -> None:
     sys.stdout.write(text)
 
 
+@table.command("rematch")
+@click.option("--server", "url", required=True, metavar="URL", help=N_("The server's address."))
+@click.option(
+    "--token",
+    metavar="TOKEN",
+    help=N_(
+        "A seat token of the finished table, or its owner token (default: the seat token "
+        "cinco join keeps for that table)."
+    ),
+)
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the answer as JSON."))
+@click.argument("table_id", metavar="ID")
+def rematch(url: str, token: str | None, as_json: bool, table_id: str) -> None:
+    """A rematch of a finished table: same settings, same players (each seat held for its
+    player); prints the new table, and with a seat token, that seat's new token."""
+    lobby = _lobby(url)
+    if token is None:
+        from .seats import SeatBook
+
+        held = SeatBook().get(lobby.base, table_id)
+        if held is None:
+            raise click.ClickException(
+                _("No seat token of table {table} is kept here: give one with --token.").format(
+                    table=table_id
+                )
+            )
+        token = str(held["token"])
+    try:
+        answer = lobby.rematch(table_id, token)
+    except CincoError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(answer))
+        return
+    click.echo(_("Rematch: table {table}").format(table=answer["table"]))
+    if "code" in answer:
+        click.echo(_("  invite code: {code}").format(code=answer["code"]))
+        click.echo(_("  watch code:  {code}").format(code=answer["watch"]))
+    if "token" in answer:
+        click.echo(
+            _("  your seat: {seat}, token {token}").format(
+                seat=answer["seat"] + 1, token=answer["token"]
+            )
+        )
+
+
 @click.command()
 @click.argument("url")
 @click.argument("code")
-@click.option("--name", help=_("Your name at the table."))
-@click.option("--bot", "bot", metavar="NAME[:LEVEL]", help=_("Let a bot in this process play."))
-@click.option("--quiet", is_flag=True, help=_("With --bot: print nothing."))
+@click.option("--name", help=N_("Your name at the table."))
+@click.option("--bot", "bot", metavar="NAME[:LEVEL]", help=N_("Let a bot in this process play."))
+@click.option("--quiet", is_flag=True, help=N_("With --bot: print nothing."))
 def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool) -> None:
     """Take a seat at a server's table with its invite code, and play."""
     lobby = _lobby(url)
@@ -184,8 +274,9 @@ def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool) ->
             )
         else:
             from .play import play_in_terminal
+            from .seats import SeatBook
 
-            status = play_in_terminal(lobby, code, name=name)
+            status = play_in_terminal(lobby, code, name=name, book=SeatBook())
     except CincoError as exc:
         raise click.ClickException(str(exc)) from None
     sys.exit(status)

@@ -17,22 +17,23 @@ from collections.abc import Callable
 
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.events import SPECTATOR, Viewer
-from cinco.core.i18n import _
+from cinco.core.i18n import N_, _
 from cinco.core.messages import render as render_message
 from cinco.core.oracle import RulesOracle
 from cinco.core.protocol import Envelope, Hint, Hinted, Message, Refused, Submit, Undo
 from cinco.core.registry import Bot, BotContext, Registry, default_registry
 from cinco.frontends.narration import Narrator, describe_result
 
-from .client import Lobby, NetError, Session
+from .client import Lobby, NetError, RemoteView, Session
+from .seats import SeatBook
 
 #: Words for the server's own refusals (the rules' and the table's come from
 #: :func:`cinco.core.messages.render`).
 SERVER_WORDS = {
-    "not_started": "The game has not started yet: some seats are still free.",
-    "rate_limited": "Too many requests: slow down.",
-    "connection_lost": "The connection to the server was lost; it is being made again.",
-    "timeout": "The server did not answer in time.",
+    "not_started": N_("The game has not started yet: some seats are still free."),
+    "rate_limited": N_("Too many requests: slow down."),
+    "connection_lost": N_("The connection to the server was lost; it is being made again."),
+    "timeout": N_("The server did not answer in time."),
 }
 
 
@@ -42,23 +43,92 @@ def refusal_text(answer: Refused) -> str:
     return render_message(answer.code, dict(answer.params))
 
 
-def give_up(lobby: Lobby, session: Session) -> None:
-    """Close the connection; before the game's end, leave the seat too (the token dies with
-    this process, so the seat would stay taken by nobody): it is free for the invite code."""
+def give_up(
+    lobby: Lobby, session: Session, book: SeatBook | None = None, *, leave: bool = True
+) -> None:
+    """Close the connection. With *leave*, before the game's end, leave the seat too: its
+    token is revoked and the seat is free for the invite code (a bot plays it meanwhile,
+    after the table's grace). Without, the seat stays this person's (its token in *book*),
+    to come back to with ``cinco join`` (zombie mode plays it meanwhile)."""
     session.close()
-    if session.view.over or session.table is None or session.token is None:
+    if session.table is None or session.token is None:
+        return
+    if book is not None and leave and not session.view.over:
+        book.forget(lobby.base, session.table)  # kept after the end: for a rematch
+    if session.view.over or not leave:
         return
     with contextlib.suppress(NetError):
         lobby.leave(session.table, session.token)
 
 
-def join_seat(lobby: Lobby, code: str, name: str | None) -> Session:
-    seat = lobby.join(code, name)
+def join_seat(lobby: Lobby, code: str, name: str | None, book: SeatBook | None = None) -> Session:
+    """A seat at the table with invite *code*: the one this person holds there (its token in
+    *book*: the server rotates it), or a free one."""
+    seat: dict[str, object] | None = None
+    held = book.find(lobby.base, code) if book is not None else None
+    if book is not None and held is not None:
+        try:
+            seat = lobby.rejoin(str(held["table"]), str(held["token"]))
+        except NetError as exc:
+            if exc.status in (401, 403, 404):  # revoked, or a server that forgot the table
+                book.forget(lobby.base, str(held["table"]))
+            else:
+                raise
+    if seat is None:
+        seat = lobby.join(code, name)
+    if book is not None:
+        book.remember(
+            lobby.base, str(seat["table"]), int(str(seat["seat"])), str(seat["token"]), code
+        )
     session = Session(
-        lobby, table=str(seat["table"]), token=str(seat["token"]), seat=int(seat["seat"])
+        lobby, table=str(seat["table"]), token=str(seat["token"]), seat=int(str(seat["seat"]))
     )
     session.connect()
     return session
+
+
+def seated(session: Session) -> int:
+    seat = session.view.seat
+    assert seat is not None, "a seat's session"
+    return seat
+
+
+def clock_line(view: RemoteView) -> str:
+    """``Clocks: Ann 4:52 ◀ · Bob 5:00`` (the running one marked), or ``""`` without a timer."""
+    remaining = view.remaining()
+    if not remaining or view.state is None or view.clock is None:
+        return ""
+    seats = view.state.config.seats
+    shown = []
+    for seat, left in enumerate(remaining):
+        if seat >= len(seats) or seats[seat].is_bot:
+            continue
+        whole = int(left + 0.999) if left > 0 else 0
+        text = f"{seats[seat].name} {whole // 60}:{whole % 60:02d}"
+        shown.append(text + (" ◀" if seat == view.clock.running else ""))
+    return _("Clocks: {clocks}").format(clocks=" · ".join(shown)) if shown else ""
+
+
+def offer_rematch(
+    lobby: Lobby, session: Session, ask: Callable[[str], str], book: SeatBook | None
+) -> Session | None:
+    """At the game's end: ask whether to play again; if so, the same seat at the table's
+    rematch (made by whoever asks first), connected."""
+    if session.table is None or session.token is None:
+        return None
+    answer = ask(_("Rematch? Type r and Enter to play again, Enter to leave: "))
+    if answer.strip().lower() not in ("r", "y", _("r"), _("y")):
+        return None
+    seat = lobby.rematch(session.table, session.token)
+    if book is not None:
+        code = str(seat.get("code") or "")
+        if code:
+            book.remember(
+                lobby.base, str(seat["table"]), int(seat["seat"]), str(seat["token"]), code
+            )
+    new = Session(lobby, table=str(seat["table"]), token=str(seat["token"]), seat=int(seat["seat"]))
+    new.connect()
+    return new
 
 
 # -- a bot -----------------------------------------------------------------------------------
@@ -109,14 +179,22 @@ def run_bot(
             try:
                 command = bot.choose(view.state, legal)
             except Exception as exc:  # a broken bot still plays a legal move
-                say(f"the bot failed ({type(exc).__name__}: {exc}); a random move instead")
+                say(
+                    _("the bot failed ({error}); a random move instead").format(
+                        error=f"{type(exc).__name__}: {exc}"
+                    )
+                )
                 command = fallback.choice(list(legal))
             answer = session.request(Submit(command))
             if isinstance(answer, Refused) and answer.code == "rate_limited":
                 time.sleep(0.5)
                 continue
             if isinstance(answer, Refused) and answer.code not in ("connection_lost",):
-                say(f"refused: {refusal_text(answer)}; a random move instead")
+                say(
+                    _("refused: {reason}; a random move instead").format(
+                        reason=refusal_text(answer)
+                    )
+                )
                 session.request(Submit(fallback.choice(list(legal))))
         state = session.view.state
         if state is not None and state.result is not None:
@@ -159,17 +237,19 @@ def watch(lobby: Lobby, code: str, *, out: Callable[[str], None] = print) -> int
 # -- a person in this terminal ---------------------------------------------------------------
 
 
-def play_in_terminal(lobby: Lobby, code: str, *, name: str | None = None) -> int:
-    """Take a seat with invite *code* and play it in this terminal."""
+def play_in_terminal(
+    lobby: Lobby, code: str, *, name: str | None = None, book: SeatBook | None = None
+) -> int:
+    """Take a seat with invite *code* (or come back to the one held in *book*) and play it in
+    this terminal; at the game's end, offer a rematch."""
     from cinco.frontends.terminal import parsing
     from cinco.frontends.terminal.app import describe_command
     from cinco.frontends.terminal.screen import QuitGame, Screen
     from cinco.frontends.terminal.table import TableView, render
 
     screen = Screen()
-    session = join_seat(lobby, code, name)
-    seat = session.view.seat
-    assert seat is not None
+    session = join_seat(lobby, code, name, book)
+    seat: int = seated(session)
     narrator: Narrator | None = None
 
     def feed(message: Message) -> None:
@@ -200,6 +280,11 @@ def play_in_terminal(lobby: Lobby, code: str, *, name: str | None = None) -> int
             plays=dict(legal.plays) if legal is not None else None,
             show_log=screen.interactive,
             show_keys=keys,
+            # the keys offer only what the server's prompt allows (a full hand cannot draw)
+            can_draw=legal is not None and legal.can_draw,
+            can_exchange=legal is not None and legal.can_exchange,
+            quit_key=_("q leave (you can rejoin)"),
+            clocks=clock_line(session.view),
         )
         screen.clear()
         screen.show(
@@ -243,61 +328,83 @@ def play_in_terminal(lobby: Lobby, code: str, *, name: str | None = None) -> int
     message = ""
     drawn = -2
     suggestion: Command | None = None
+    leaving = False
     try:
-        while not session.view.over:
-            session.receive(timeout=0.3)
-            while session.receive(timeout=0.05) is not None:
-                pass
-            legal = session.view.legal()
-            if legal is None:
-                if session.view.seq != drawn:
-                    draw(message)
-                    drawn = session.view.seq
-                continue
-            draw(message, keys=True)
-            message = ""
-            intent = parsing.parse(screen.ask(_("Your move: ")))
-            if isinstance(intent, parsing.Quit):
-                raise QuitGame
-            if isinstance(intent, parsing.Undo):
-                answer = session.request(Undo())
-                message = refusal_text(answer) if isinstance(answer, Refused) else ""
-                continue
-            if isinstance(intent, parsing.Hint):
-                hinted = session.request(Hint())
-                if isinstance(hinted, Hinted):
-                    suggestion = hinted.command
-                    message = _("Hint ({bot}): {move} — {reason}. Enter plays it.").format(
-                        bot=hinted.bot,
-                        move=describe_command(hinted.command),
-                        reason=hinted.reason or "",
-                    )
-                elif isinstance(hinted, Refused):
-                    message = refusal_text(hinted)
-                continue
-            if isinstance(intent, parsing.Empty) and suggestion is not None:
-                chosen: Command | str | None = suggestion
-            else:
-                chosen = command_for(intent)
-            suggestion = None
-            if isinstance(chosen, str):
-                message = chosen
-                continue
-            if chosen is None:
-                continue
-            answer = session.request(Submit(chosen))
-            if isinstance(answer, Refused):
-                message = refusal_text(answer)
-            drawn = -2
-        state = session.view.state
-        assert state is not None and state.result is not None
-        draw(describe_result(state.config, state.result))
-        return 0
+        while True:
+            while not session.view.over:
+                session.receive(timeout=0.3)
+                while session.receive(timeout=0.05) is not None:
+                    pass
+                legal = session.view.legal()
+                if legal is None:
+                    if session.view.seq != drawn:
+                        draw(message)
+                        drawn = session.view.seq
+                    continue
+                draw(message, keys=True)
+                message = ""
+                intent = parsing.parse(screen.ask(_("Your move: ")))
+                if isinstance(intent, parsing.Quit):
+                    raise QuitGame
+                if isinstance(intent, parsing.Undo):
+                    answer = session.request(Undo())
+                    message = refusal_text(answer) if isinstance(answer, Refused) else ""
+                    continue
+                if isinstance(intent, parsing.Hint):
+                    hinted = session.request(Hint())
+                    if isinstance(hinted, Hinted):
+                        suggestion = hinted.command
+                        message = _("Hint ({bot}): {move} — {reason}. Enter plays it.").format(
+                            bot=hinted.bot,
+                            move=describe_command(hinted.command),
+                            reason=hinted.reason or "",
+                        )
+                    elif isinstance(hinted, Refused):
+                        message = refusal_text(hinted)
+                    continue
+                if isinstance(intent, parsing.Empty) and suggestion is not None:
+                    chosen: Command | str | None = suggestion
+                else:
+                    chosen = command_for(intent)
+                suggestion = None
+                if isinstance(chosen, str):
+                    message = chosen
+                    continue
+                if chosen is None:
+                    continue
+                answer = session.request(Submit(chosen))
+                if isinstance(answer, Refused):
+                    message = refusal_text(answer)
+                drawn = -2
+            state = session.view.state
+            assert state is not None and state.result is not None
+            draw(describe_result(state.config, state.result))
+            try:
+                rematch = offer_rematch(lobby, session, screen.ask, book)
+            except QuitGame:
+                rematch = None
+            if rematch is None:
+                return 0
+            session.close()
+            session, seat, narrator = rematch, seated(rematch), None
+            session.listeners.append(feed)
+            message, drawn, suggestion = "", -2, None
     except QuitGame:
-        screen.say(_("You left the table: your seat is free, to be taken with the invite code."))
+        leaving = True
+        screen.say(
+            _(
+                "You left the table: a bot plays your seat until someone takes it. To come "
+                "back: cinco join {url} {code}"
+            ).format(url=lobby.base, code=code)
+        )
         return 0
     except KeyboardInterrupt:
         sys.stdout.write("\n")
+        screen.say(
+            _("Your seat is kept for you: cinco join {url} {code} takes you back to it.").format(
+                url=lobby.base, code=code
+            )
+        )
         return 130
     finally:
-        give_up(lobby, session)
+        give_up(lobby, session, book, leave=leaving)

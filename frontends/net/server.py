@@ -13,12 +13,21 @@ HTTP (the lobby), all JSON:
   ``{"table", "code", "watch", "owner", "seats"}``;
 * ``POST /api/join``: ``{"code": INVITE, "name": "Ann"}`` → ``{"table", "seat", "token"}``;
 * ``POST /api/tables/{id}/leave`` (``Authorization: Bearer SEAT_TOKEN``): the token is revoked
-  and the seat is free again;
+  and the seat is free again (a stand-in bot plays it after the table's grace);
+* ``POST /api/tables/{id}/rejoin`` (``Authorization: Bearer SEAT_TOKEN``): the seat back, with
+  a new token;
+* ``POST /api/tables/{id}/rematch`` (a seat token of the finished table, or its owner token):
+  the rematch's table, each person's seat held for them;
 * ``GET /api/tables/{id}/record``: the referee's record (JSON Lines), once the game is over, or
   before for ``Authorization: Bearer OWNER_TOKEN``.
 
 WebSockets: ``/ws/tables/{id}`` with ``Authorization: Bearer SEAT_TOKEN`` plays that seat;
 ``/ws/watch`` with ``Authorization: Bearer WATCH_CODE`` watches.
+
+Zombie mode: a person with no connection (left, dropped, never came) for the table's ``grace``
+seconds has the table's ``stand_in`` bot play for them (:meth:`Table.stand_in`) until they
+connect again. Turn timers (the table's ``timer``): :class:`~.clock.Clocks` on the hub's
+monotonic time; a person out of time has the stand-in play that turn (:meth:`Table.play_for`).
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ from cinco.core.events import SPECTATOR, GameEnded, Viewer, event_from_dict
 from cinco.core.protocol import (
     Accepted,
     Check,
+    Clock,
     Envelope,
     Hint,
     Message,
@@ -59,9 +69,11 @@ from cinco.core.protocol import (
 )
 from cinco.core.record import dumps, header
 from cinco.core.registry import Registry, default_registry
-from cinco.core.table import SeatHandle, Table
+from cinco.core.table import EventSink, SeatHandle, Table
 
-from .store import SeatRow, SqliteSink, Store, TableRow, digest
+from .clock import Clocks, TimeControl
+from .storage import LobbyStore, is_database_url, open_sink
+from .store import SeatRow, Store, TableRow, digest
 
 logger = logging.getLogger("cinco.server")
 
@@ -73,6 +85,17 @@ QUEUE_LIMIT = 1024
 #: Requests per second a connection may send (a token bucket of RATE_BURST).
 RATE = 10.0
 RATE_BURST = 30.0
+#: Lobby requests (HTTP) per second one client address may make (a token bucket of
+#: LOBBY_BURST); more get ``429`` with ``Retry-After``.
+LOBBY_RATE = 5.0
+LOBBY_BURST = 40.0
+#: Seconds a person may be away (their connection dropped, or they left) before a bot plays
+#: for them (zombie mode), unless the table sets its own ``grace``.
+GRACE = 60.0
+#: The bot that plays for a person who is away or out of time, unless the table says.
+STAND_IN_BOT = "greedy"
+#: The longest a table's timer task sleeps between two looks at its clocks (seconds).
+CLOCK_TICK = 1.0
 #: The alphabet of invite and watch codes: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
@@ -109,11 +132,43 @@ def frame(message: Message) -> str:
 
 
 class LobbyError(Exception):
-    def __init__(self, status: int, code: str, text: str) -> None:
+    def __init__(self, status: int, code: str, text: str, *, retry_after: int = 0) -> None:
         super().__init__(text)
         self.status = status
         self.code = code
         self.text = text
+        self.retry_after = retry_after
+
+
+class Buckets:
+    """A token bucket per client address: *rate* requests a second, bursts of *burst*. Full
+    buckets are forgotten, so that the table of addresses stays small."""
+
+    def __init__(
+        self, rate: float, burst: float, *, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.now = rate, burst, now
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, address: str) -> float:
+        """Take a token for *address*: 0 if it may go on, else the seconds to wait (a rate of
+        0: no limit)."""
+        if self.rate <= 0:
+            return 0.0
+        now = self.now()
+        tokens, stamp = self.buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        if tokens < 1:
+            self.buckets[address] = (tokens, now)
+            return (1 - tokens) / self.rate
+        self.buckets[address] = (tokens - 1, now)
+        if len(self.buckets) > 10_000:  # forget the addresses whose buckets are full again
+            self.buckets = {
+                key: (left, at)
+                for key, (left, at) in self.buckets.items()
+                if left + (now - at) * self.rate < self.burst
+            }
+        return 0.0
 
 
 # -- one client's connection -------------------------------------------------------------------
@@ -205,10 +260,12 @@ class SeatInfo:
     bot: str | None
     level: str | None
     token_hash: str | None = None
+    #: A rematch's seat kept for the person who had it: the hash of their old table's token.
+    held: str | None = None
 
     @property
     def free(self) -> bool:
-        return self.bot is None and self.token_hash is None
+        return self.bot is None and self.token_hash is None and self.held is None
 
 
 @dataclass
@@ -229,6 +286,37 @@ class Room:
     clients: list[Client] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: asyncio.Task[None] | None = None
+    #: People's seats a bot plays for now (zombie mode), and the grace timers of those away.
+    stand_ins: set[int] = field(default_factory=set)
+    away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    #: The turn timers (``None``: the table has none), the (turn, seat) they were last set
+    #: for, and the task that watches them.
+    clocks: Clocks | None = None
+    clock_key: tuple[int, int | None] | None = None
+    timer: asyncio.Task[None] | None = None
+    #: The rematch's table id, once someone asked for one; the table this one is a rematch of.
+    rematch: str | None = None
+    rematch_of: str | None = None
+    #: A rematch's invite and watch codes, while this process runs.
+    codes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def grace(self) -> float:
+        grace = self.settings.get("grace", GRACE)
+        return float(grace) if isinstance(grace, int | float) else GRACE
+
+    @property
+    def stand_in_bot(self) -> str:
+        bot = self.settings.get("stand_in")
+        return bot if isinstance(bot, str) and bot else STAND_IN_BOT
+
+    @property
+    def full(self) -> bool:
+        """Every seat is a bot's or taken by a person (none free, none held)."""
+        return all(seat.bot is not None or seat.token_hash is not None for seat in self.seats)
+
+    def connected(self, seat: int) -> bool:
+        return any(c.viewer == seat and not c.closed for c in self.clients)
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is (compared in constant time), or ``None``."""
@@ -247,6 +335,10 @@ class Room:
             "players": self.settings["players"],
             "layout": self.settings.get("layout"),
             "variants": self.settings.get("variants", []),
+            "timer": self.settings.get("timer"),
+            "grace": self.grace,
+            "rematch": self.rematch,
+            "rematch_of": self.rematch_of,
             "seats": [
                 {
                     "seat": index + 1,
@@ -254,6 +346,8 @@ class Room:
                     "bot": seat.bot,
                     "level": seat.level,
                     "free": seat.free,
+                    "held": seat.held is not None,
+                    "stand_in": index in self.stand_ins,
                 }
                 for index, seat in enumerate(self.seats)
             ],
@@ -270,13 +364,21 @@ class Hub:
         registry: Registry | None = None,
         bot_delay: float = 0.0,
         rate: float = RATE,
+        now: Callable[[], float] = time.monotonic,
+        clock_tick: float = CLOCK_TICK,
+        lobby_rate: float = LOBBY_RATE,
+        lobby_burst: float = LOBBY_BURST,
     ) -> None:
         self.db = Path(db)
         self.rate = rate
         self.registry = registry or default_registry()
         self.bot_delay = bot_delay
-        self.store: Store | None = None
+        self.store: LobbyStore | None = None
         self.rooms: dict[str, Room] = {}
+        #: The turn timers' time (monotonic seconds): a fake one in tests.
+        self.now = now
+        self.clock_tick = clock_tick
+        self.lobby = Buckets(lobby_rate, lobby_burst)
 
     # -- starting and stopping ----------------------------------------------------------------
 
@@ -296,8 +398,9 @@ class Hub:
         for room in self.rooms.values():
             for client in room.clients:
                 client.close(1001)
-            if room.bots is not None:
-                room.bots.cancel()
+            for task in [room.bots, room.timer, *room.away.values()]:
+                if task is not None:
+                    task.cancel()
             if room.table is not None:
                 await asyncio.to_thread(room.table.close)
         if self.store is not None:
@@ -307,15 +410,17 @@ class Hub:
         return Room(
             id=row.id,
             settings=row.settings,
-            seats=[SeatInfo(s.name, s.bot, s.level, s.token_hash) for s in seats],
+            seats=[SeatInfo(s.name, s.bot, s.level, s.token_hash, s.held) for s in seats],
             invite_hash=row.invite_hash,
             watch_hash=row.watch_hash,
             owner_hash=row.owner_hash,
             state=row.state,
+            rematch=row.rematch,
+            rematch_of=row.settings.get("rematch_of"),
         )
 
     @property
-    def db_store(self) -> Store:
+    def db_store(self) -> LobbyStore:
         assert self.store is not None, "the hub is not started"
         return self.store
 
@@ -347,11 +452,14 @@ class Hub:
             index = _seat_index(key, len(seats))
             if isinstance(value, str) and value.strip() and seats[index].bot is not None:
                 seats[index].name = _clean_name(value)
-        settings = {
+        settings: dict[str, Any] = {
             "players": players,
             "layout": layout,
             "variants": variants,
             "undo": bool(body.get("undo", True)),
+            "timer": _timer_setting(body.get("timer")),
+            "grace": _grace_setting(body.get("grace", GRACE)),
+            "stand_in": self._stand_in_setting(body.get("stand_in", STAND_IN_BOT)),
         }
         try:  # check it all now, with placeholder names
             self.registry.configure(
@@ -377,6 +485,16 @@ class Hub:
             "owner": owner,
             "seats": room.summary()["seats"],
         }
+
+    def _stand_in_setting(self, value: object) -> str:
+        if not isinstance(value, str) or value.partition(":")[0] not in self.registry.bots():
+            raise LobbyError(
+                400,
+                "bad_request",
+                "stand_in must be an installed bot, NAME[:LEVEL] "
+                f"({', '.join(sorted(self.registry.bots()))})",
+            )
+        return value
 
     def find(self, code: str, which: str) -> Room | None:
         hashed = digest(normal_code(code))
@@ -409,9 +527,81 @@ class Hub:
                 seat.name = seat.name or f"Player {index + 1}"
             seat.token_hash = digest(token)
             self.db_store.set_seat(room.id, index, seat.name, seat.token_hash)
-            if room.table is None and not any(s.free for s in room.seats):
+            if room.table is None and room.full:
                 await self._begin(room)
         return {"table": room.id, "seat": index, "token": token, "name": seat.name}
+
+    async def rejoin(self, room: Room, token: str) -> dict[str, Any]:
+        """Come back to one's seat with its token (after the client restarted, say): the
+        token rotates (the old one is revoked, its connection closed)."""
+        async with room.lock:
+            index = room.seat_of(token)
+            if index is None:
+                raise LobbyError(403, "bad_token", "that is not a seat token of this table")
+            seat = room.seats[index]
+            fresh = secrets.token_urlsafe(32)
+            seat.token_hash = digest(fresh)
+            self.db_store.set_seat(room.id, index, seat.name, seat.token_hash)
+            for client in room.clients:
+                if client.viewer == index:
+                    client.close(CLOSE_REPLACED)
+        return {"table": room.id, "seat": index, "token": fresh, "name": seat.name}
+
+    async def rematch(self, room: Room, token: str) -> dict[str, Any]:
+        """A new table at *room*'s settings with the same people and bots, once its game is
+        over: each person's seat is held for them (their old token claims it, and gets a new
+        one). Asked with a seat token: that seat is claimed at once; with the owner token:
+        none is. The first ask makes the table, the others find it."""
+        async with room.lock:
+            index = room.seat_of(token)
+            owner = hmac.compare_digest(digest(token), room.owner_hash)
+            if index is None and not owner:
+                raise LobbyError(403, "bad_token", "send a seat token of this table or its owner's")
+            if room.state != "over":
+                raise LobbyError(409, "not_over", "a rematch is made once the game is over")
+            if room.rematch is None:
+                self._new_rematch(room)
+        assert room.rematch is not None
+        new = self.rooms[room.rematch]
+        answer: dict[str, Any] = {"table": new.id, "rematch_of": room.id}
+        async with new.lock:
+            answer.update(new.codes)  # the rematch's invite and watch codes, for its people
+            if index is not None:
+                seat = new.seats[index]
+                if seat.held is None or not hmac.compare_digest(seat.held, digest(token)):
+                    raise LobbyError(409, "seat_taken", "that seat of the rematch is taken")
+                fresh = secrets.token_urlsafe(32)
+                seat.held, seat.token_hash = None, digest(fresh)
+                self.db_store.set_seat(new.id, index, seat.name, seat.token_hash, held=None)
+                answer.update(seat=index, token=fresh, name=seat.name)
+            if new.table is None and new.full:  # every seat claimed, or bots only
+                await self._begin(new)
+        return answer
+
+    def _new_rematch(self, room: Room) -> None:
+        """Make *room*'s rematch table (holding its lock)."""
+        seats = [
+            SeatInfo(s.name, s.bot, s.level, None, None if s.bot else s.token_hash)
+            for s in room.seats
+        ]
+        settings = {**room.settings, "rematch_of": room.id}
+        table_id = secrets.token_hex(6)
+        code, watch = new_code(), new_code()
+        hashes = (digest(normal_code(code)), digest(normal_code(watch)), room.owner_hash)
+        # The codes are shown to whoever asks for the rematch (they had the first table's),
+        # from memory: the store keeps only their hashes. The owner token stays the same.
+        self.db_store.add_table(
+            table_id,
+            settings,
+            hashes,
+            [(s.name, s.bot, s.level) for s in seats],
+            held=[s.held for s in seats],
+        )
+        new = Room(table_id, settings, seats, *hashes, rematch_of=room.id)
+        new.codes = {"code": code, "watch": watch}
+        self.rooms[table_id] = new
+        room.rematch = table_id
+        self.db_store.set_rematch(room.id, table_id)
 
     async def leave(self, room: Room, token: str) -> int:
         async with room.lock:
@@ -426,6 +616,7 @@ class Hub:
             for client in room.clients:
                 if client.viewer == index:
                     client.close(CLOSE_LEFT)
+            self._absent(room, index)
         return index
 
     def record(self, room: Room, token: str | None) -> str:
@@ -439,8 +630,8 @@ class Hub:
 
     # -- the game -----------------------------------------------------------------------------
 
-    def _sink(self, room: Room) -> Callable[[], SqliteSink]:
-        return lambda: SqliteSink(self.db, room.id)
+    def _sink(self, room: Room) -> Callable[[], EventSink]:
+        return lambda: open_sink(self.db_store, room.id)
 
     async def _begin(self, room: Room) -> None:
         """Every person's seat is taken: deal (called holding the room's lock)."""
@@ -466,9 +657,11 @@ class Hub:
         room.state = "playing"
         self.db_store.set_state(room.id, "playing")
         await self._seat_handles(room)
+        self._start_clocks(room)
         for client in room.clients:
             self._catch_up(room, client)
         self._flush(room)
+        self._watch_seats(room)
         self._kick_bots(room)
 
     async def _restore(self, room: Room) -> None:
@@ -476,16 +669,21 @@ class Hub:
         room.table = await asyncio.to_thread(
             Table.restore,
             events,
-            lambda keep: SqliteSink(self.db, room.id, keep),
+            lambda keep: open_sink(self.db_store, room.id, keep),
             table_id=room.id,
             registry=self.registry,
             undo=bool(room.settings.get("undo", True)),
         )
         await self._seat_handles(room)
         status = await asyncio.to_thread(room.table.status)
+        room.stand_ins = {seat for seat, _bot in status.stand_ins}
         if status.is_over and room.state != "over":
             room.state = "over"
             self.db_store.set_state(room.id, "over")
+        if not status.is_over:
+            self._start_clocks(room)
+            self._sync_clocks(room)
+            self._watch_seats(room)
         self._kick_bots(room)
 
     async def _seat_handles(self, room: Room) -> None:
@@ -508,8 +706,16 @@ class Hub:
         for envelope in handle.events(client.sent):
             client.deliver(envelope)
         legal = handle.legal()
-        if isinstance(client.viewer, int) and (legal.plays or legal.can_draw or legal.can_exchange):
+        seat = client.viewer
+        if (
+            isinstance(seat, int)
+            and seat not in room.stand_ins
+            and (legal.plays or legal.can_draw or legal.can_exchange)
+        ):
             client.deliver(Prompt(room.id, handle.seq, legal))
+        clock = self._clock_message(room)
+        if clock is not None:
+            client.deliver(clock)
 
     def _flush(self, room: Room) -> None:
         """Pass on what the handles took in since the last flush (holding the room's lock)."""
@@ -528,6 +734,7 @@ class Hub:
         if ended and room.state != "over":
             room.state = "over"
             self.db_store.set_state(room.id, "over")
+        self._sync_clocks(room)
         if ended and room.table is not None:
             # The handles keep the whole stream for late viewers; the table's thread and
             # its database connection are not needed any more.
@@ -546,6 +753,128 @@ class Hub:
                 return
             await self._restore(room)
         await self._close_table(room)
+
+    # -- turn timers ------------------------------------------------------------------------
+
+    def _start_clocks(self, room: Room) -> None:
+        timer = room.settings.get("timer")
+        if not isinstance(timer, dict) or room.clocks is not None:
+            return
+        control = TimeControl.of(timer.get("reserve"), timer.get("increment", 0))
+        room.clocks = Clocks(control, len(room.seats), now=self.now)
+        room.timer = asyncio.get_running_loop().create_task(self._timer_loop(room))
+
+    def _clock_message(self, room: Room) -> Clock | None:
+        clocks = room.clocks
+        spectator = room.handles.get(SPECTATOR)
+        if clocks is None or spectator is None:
+            return None
+        return Clock(
+            room.id,
+            spectator.seq,
+            clocks.snapshot(),
+            clocks.running,
+            clocks.control.reserve,
+            clocks.control.increment,
+        )
+
+    def _sync_clocks(self, room: Room) -> None:
+        """Run the clock of the person to move (none while a bot moves, for a bot's seat or
+        a person's), after any change; tell everyone when that changed."""
+        clocks = room.clocks
+        spectator = room.handles.get(SPECTATOR)
+        if clocks is None or spectator is None:
+            return
+        state = spectator.view
+        running: int | None = state.current_seat
+        seats = state.config.seats
+        if state.is_over or seats[state.current_seat].is_bot or running in room.stand_ins:
+            running = None
+        key = (state.turn, running)
+        if key == room.clock_key:
+            return
+        moved = room.clock_key is not None and room.clock_key[0] != state.turn
+        clocks.stop(moved=moved)
+        clocks.start(running)
+        room.clock_key = key
+        clock = self._clock_message(room)
+        assert clock is not None
+        for client in room.clients:
+            client.deliver(clock)
+
+    async def _timer_loop(self, room: Room) -> None:
+        """Watch the running clock; when it reaches zero, a bot moves for its player."""
+        clocks = room.clocks
+        assert clocks is not None
+        while room.state != "over":
+            left = clocks.until_expiry()
+            await asyncio.sleep(self.clock_tick if left is None else min(left, self.clock_tick))
+            async with room.lock:
+                seat = clocks.expired()
+                table = room.table
+                if seat is None or table is None or room.state == "over":
+                    continue
+                answer = await asyncio.to_thread(
+                    table.play_for, seat, room.stand_in_bot, reason="timeout"
+                )
+                if isinstance(answer, Accepted):
+                    clocks.run_out()
+                else:
+                    logger.warning(
+                        "table %s: no bot could move for seat %s: %s", room.id, seat, answer
+                    )
+                    clocks.stop(moved=False)
+                self._flush(room)
+            self._kick_bots(room)
+
+    # -- zombie mode: a bot for a person who is away ---------------------------------------
+
+    def _watch_seats(self, room: Room) -> None:
+        """Start the grace timer of every person's seat that has no connection."""
+        for index, seat in enumerate(room.seats):
+            if seat.bot is None:
+                self._absent(room, index)
+
+    def _absent(self, room: Room, seat: int) -> None:
+        """*seat* may have nobody connected: after the table's grace, a bot plays for it."""
+        if room.table is None or room.state != "playing" or room.connected(seat):
+            return
+        if seat in room.stand_ins or seat in room.away:
+            return
+        room.away[seat] = asyncio.get_running_loop().create_task(self._stand_in_later(room, seat))
+
+    async def _stand_in_later(self, room: Room, seat: int) -> None:
+        try:
+            await asyncio.sleep(room.grace)
+            async with room.lock:
+                table = room.table
+                if room.away.get(seat) is not asyncio.current_task():
+                    return
+                del room.away[seat]
+                if table is None or room.state != "playing" or room.connected(seat):
+                    return
+                reason = "left" if room.seats[seat].token_hash is None else "disconnected"
+                answer = await asyncio.to_thread(
+                    table.stand_in, seat, room.stand_in_bot, reason=reason
+                )
+                if isinstance(answer, Accepted):
+                    room.stand_ins.add(seat)
+                self._flush(room)
+            self._kick_bots(room)
+        except asyncio.CancelledError:
+            pass
+
+    async def _back(self, room: Room, seat: int) -> None:
+        """*seat*'s person connected (holding the room's lock): no grace timer, no stand-in."""
+        task = room.away.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        table = room.table
+        if seat in room.stand_ins and table is not None:
+            answer = await asyncio.to_thread(table.stand_in, seat, None, reason="back")
+            if isinstance(answer, Accepted):
+                room.stand_ins.discard(seat)
+            self._flush(room)
 
     def _kick_bots(self, room: Room) -> None:
         if room.table is None or (room.bots is not None and not room.bots.done()):
@@ -614,12 +943,16 @@ class Hub:
                 if client.viewer is not None and other.viewer == client.viewer:
                     other.close(CLOSE_REPLACED)  # one connection per seat: the newest
             room.clients.append(client)
+            if isinstance(client.viewer, int):
+                await self._back(room, client.viewer)
 
     async def disconnect(self, room: Room, client: Client) -> None:
         client.close()
         async with room.lock:
             if client in room.clients:
                 room.clients.remove(client)
+            if isinstance(client.viewer, int):
+                self._absent(room, client.viewer)
 
 
 def _handle_for(table: Table, viewer: int | None) -> SeatHandle:
@@ -636,6 +969,28 @@ def _seat_index(key: object, players: int) -> int:
     return number - 1
 
 
+def _timer_setting(value: object) -> dict[str, float] | None:
+    """A table's ``timer``: ``"300+10"``, ``{"reserve": 300, "increment": 10}`` or none."""
+    if value is None or value == "":
+        return None
+    try:
+        if isinstance(value, str):
+            control = TimeControl.parse(value)
+        elif isinstance(value, dict):
+            control = TimeControl.of(value.get("reserve"), value.get("increment", 0))
+        else:
+            raise CincoError("timer must be RESERVE+INCREMENT (seconds), as text or an object")
+    except CincoError as exc:
+        raise LobbyError(400, "bad_request", str(exc)) from None
+    return {"reserve": control.reserve, "increment": control.increment}
+
+
+def _grace_setting(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 3600:
+        raise LobbyError(400, "bad_request", "grace is seconds, from 0 to 3600")
+    return float(value)
+
+
 def _clean_name(name: str) -> str:
     cleaned = "".join(ch for ch in name.strip() if ch.isprintable())
     return cleaned[:24] or "?"
@@ -645,7 +1000,10 @@ def _clean_name(name: str) -> str:
 
 
 def _error(exc: LobbyError) -> JSONResponse:
-    return JSONResponse({"error": exc.code, "message": exc.text}, status_code=exc.status)
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+    return JSONResponse(
+        {"error": exc.code, "message": exc.text}, status_code=exc.status, headers=headers
+    )
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -667,10 +1025,36 @@ def create_app(
     registry: Registry | None = None,
     bot_delay: float = 0.0,
     rate: float = RATE,
+    now: Callable[[], float] = time.monotonic,
+    clock_tick: float = CLOCK_TICK,
+    lobby_rate: float = LOBBY_RATE,
+    lobby_burst: float = LOBBY_BURST,
 ) -> Starlette:
     """The server's ASGI app, its tables stored in the SQLite file *db*; *rate*: requests a
-    second one connection may send (bursts of three times as many)."""
-    hub = Hub(db, registry=registry, bot_delay=bot_delay, rate=rate)
+    second one connection may send (bursts of three times as many); *lobby_rate* and
+    *lobby_burst*: lobby requests per client address. *now* is the turn timers' monotonic
+    time, and *clock_tick* the longest their watcher sleeps (tests make time run)."""
+    hub = _hub_type(db)(
+        db,
+        registry=registry,
+        bot_delay=bot_delay,
+        rate=rate,
+        now=now,
+        clock_tick=clock_tick,
+        lobby_rate=lobby_rate,
+        lobby_burst=lobby_burst,
+    )
+
+    def limit(request: Request) -> None:
+        address = request.client.host if request.client is not None else "?"
+        wait = hub.lobby.take(address)
+        if wait:
+            raise LobbyError(
+                429,
+                "rate_limited",
+                "too many requests from this address: wait and try again",
+                retry_after=max(1, int(wait + 0.999)),
+            )
 
     def room_of(request: Request | WebSocket) -> Room:
         room = hub.rooms.get(str(request.path_params.get("table", "")))
@@ -679,6 +1063,10 @@ def create_app(
         return room
 
     async def list_tables(request: Request) -> Response:
+        try:
+            limit(request)
+        except LobbyError as exc:
+            return _error(exc)
         rooms = [
             room.summary()
             for room in hub.rooms.values()
@@ -688,10 +1076,11 @@ def create_app(
 
     async def create_table(request: Request) -> Response:
         try:
+            limit(request)
             body = await _body(request)
             created = hub.create(body)
             room = hub.rooms[created["table"]]
-            if not any(seat.free for seat in room.seats):  # bots only: deal now
+            if room.full:  # bots only: deal now
                 async with room.lock:
                     await hub._begin(room)
             return JSONResponse(created, status_code=201)
@@ -700,28 +1089,52 @@ def create_app(
 
     async def table_info(request: Request) -> Response:
         try:
+            limit(request)
             return JSONResponse(room_of(request).summary())
         except LobbyError as exc:
             return _error(exc)
 
     async def join(request: Request) -> Response:
         try:
+            limit(request)
             return JSONResponse(await hub.join(await _body(request)))
+        except LobbyError as exc:
+            return _error(exc)
+
+    def seat_token(request: Request) -> str:
+        token = bearer(request.headers)
+        if token is None:
+            raise LobbyError(401, "no_token", "send Authorization: Bearer SEAT_TOKEN")
+        return token
+
+    async def rejoin(request: Request) -> Response:
+        try:
+            limit(request)
+            room = room_of(request)
+            return JSONResponse(await hub.rejoin(room, seat_token(request)))
+        except LobbyError as exc:
+            return _error(exc)
+
+    async def rematch(request: Request) -> Response:
+        try:
+            limit(request)
+            room = room_of(request)
+            return JSONResponse(await hub.rematch(room, seat_token(request)))
         except LobbyError as exc:
             return _error(exc)
 
     async def leave(request: Request) -> Response:
         try:
+            limit(request)
             room = room_of(request)
-            token = bearer(request.headers)
-            if token is None:
-                raise LobbyError(401, "no_token", "send Authorization: Bearer SEAT_TOKEN")
+            token = seat_token(request)
             return JSONResponse({"table": room.id, "left": await hub.leave(room, token)})
         except LobbyError as exc:
             return _error(exc)
 
     async def record(request: Request) -> Response:
         try:
+            limit(request)
             room = room_of(request)
             text = hub.record(room, bearer(request.headers))
             return PlainTextResponse(text, media_type="application/x-ndjson")
@@ -801,6 +1214,8 @@ def create_app(
             Route("/api/tables/{table}", table_info, methods=["GET"]),
             Route("/api/join", join, methods=["POST"]),
             Route("/api/tables/{table}/leave", leave, methods=["POST"]),
+            Route("/api/tables/{table}/rejoin", rejoin, methods=["POST"]),
+            Route("/api/tables/{table}/rematch", rematch, methods=["POST"]),
             Route("/api/tables/{table}/record", record, methods=["GET"]),
             WebSocketRoute("/ws/tables/{table}", play),
             WebSocketRoute("/ws/watch", watch),
@@ -808,21 +1223,57 @@ def create_app(
         lifespan=lifespan,
         max_body_size=MAX_MESSAGE,
     )
+    if is_database_url(db):  # several processes on one database: a table is served by one
+        from .cluster import Leases, SharedHub
+
+        assert isinstance(hub, SharedHub)
+        app.add_middleware(Leases, hub=hub)
     app.state.hub = hub
     return app
 
 
-def serve(host: str, port: int, db: str | Path, *, bot_delay: float = 0.5) -> None:
-    """Run the server until it is stopped (Ctrl-C)."""
+def _hub_type(db: str | Path) -> type[Hub]:
+    if is_database_url(db):
+        from .cluster import SharedHub
+
+        return SharedHub
+    return Hub
+
+
+def serve(
+    host: str,
+    port: int,
+    db: str | Path,
+    *,
+    bot_delay: float = 0.5,
+    lobby_rate: float = LOBBY_RATE,
+) -> None:
+    """Run the server until it is stopped (Ctrl-C); *lobby_rate*: lobby requests a second per
+    client address (bursts of eight times as many; 0: no limit)."""
     import uvicorn
 
-    app = create_app(db, bot_delay=bot_delay)
+    from .collector import keep_collections_short
+
+    app = create_app(
+        db,
+        bot_delay=bot_delay,
+        lobby_rate=lobby_rate,
+        lobby_burst=max(LOBBY_BURST, 8 * lobby_rate),
+    )
+    if is_database_url(db):  # one name across restarts: it takes its own tables back at once
+        import socket
+
+        app.state.hub.server_id = f"{socket.gethostname()}:{port}"
+    keep_collections_short()  # a full collection would stall every table (collector.py)
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
         ws="websockets-sansio",
         ws_max_size=MAX_MESSAGE,
+        # Frames are a few hundred bytes of JSON: compressing each one cost a tenth of the
+        # server's time under load (benchmarks/server_load.py) and saves next to nothing.
+        ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=3,

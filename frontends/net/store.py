@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS tables (
     invite_hash TEXT NOT NULL UNIQUE,
     watch_hash TEXT NOT NULL UNIQUE,
     owner_hash TEXT NOT NULL,
-    state TEXT NOT NULL DEFAULT 'waiting'
+    state TEXT NOT NULL DEFAULT 'waiting',
+    rematch TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS seats (
     bot TEXT,
     level TEXT,
     token_hash TEXT,
+    held TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -56,6 +58,8 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (table_id, seq)
 );
 """
+#: Columns added since the first schema: a database made before gets them at open.
+ADDED = (("tables", "rematch", "TEXT"), ("seats", "held", "TEXT"))
 
 
 def digest(secret: str) -> str:
@@ -80,6 +84,8 @@ class TableRow:
     watch_hash: str
     owner_hash: str
     state: str
+    #: The id of this table's rematch, once one was asked for.
+    rematch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,8 @@ class SeatRow:
     bot: str | None
     level: str | None
     token_hash: str | None
+    #: A rematch's seat kept for its person: the hash of their token at the first table.
+    held: str | None = None
 
 
 class Store:
@@ -102,6 +110,10 @@ class Store:
         self._db = connect(self.path)
         with self._lock, self._db:
             self._db.executescript(SCHEMA)
+            for table, column, kind in ADDED:
+                have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         with self._lock:
@@ -113,8 +125,11 @@ class Store:
         settings: dict[str, Any],
         hashes: tuple[str, str, str],
         seats: Sequence[tuple[str | None, str | None, str | None]],
+        *,
+        held: Sequence[str | None] | None = None,
     ) -> None:
         invite, watch, owner = hashes
+        kept = list(held) if held is not None else [None] * len(seats)
         with self._lock, self._db:
             self._db.execute(
                 "INSERT INTO tables (id, created, settings, invite_hash, watch_hash, owner_hash)"
@@ -122,36 +137,50 @@ class Store:
                 (table_id, time.time(), json.dumps(settings), invite, watch, owner),
             )
             self._db.executemany(
-                "INSERT INTO seats (table_id, seat, name, bot, level) VALUES (?, ?, ?, ?, ?)",
-                [(table_id, index, *seat) for index, seat in enumerate(seats)],
+                "INSERT INTO seats (table_id, seat, name, bot, level, held)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(table_id, index, *seat, kept[index]) for index, seat in enumerate(seats)],
             )
 
     def tables(self) -> list[TableRow]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, created, settings, invite_hash, watch_hash, owner_hash, state"
+                "SELECT id, created, settings, invite_hash, watch_hash, owner_hash, state, rematch"
                 " FROM tables ORDER BY created"
             ).fetchall()
         return [
-            TableRow(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6])
+            TableRow(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6], row[7])
             for row in rows
         ]
 
     def seats(self, table_id: str) -> list[SeatRow]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT seat, name, bot, level, token_hash FROM seats WHERE table_id = ?"
+                "SELECT seat, name, bot, level, token_hash, held FROM seats WHERE table_id = ?"
                 " ORDER BY seat",
                 (table_id,),
             ).fetchall()
         return [SeatRow(*row) for row in rows]
 
-    def set_seat(self, table_id: str, seat: int, name: str | None, token_hash: str | None) -> None:
+    def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str | None,
+        token_hash: str | None,
+        *,
+        held: str | None = None,
+    ) -> None:
         with self._lock, self._db:
             self._db.execute(
-                "UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-                (name, token_hash, table_id, seat),
+                "UPDATE seats SET name = ?, token_hash = ?, held = ?"
+                " WHERE table_id = ? AND seat = ?",
+                (name, token_hash, held, table_id, seat),
             )
+
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch, table_id))
 
     def set_state(self, table_id: str, state: str) -> None:
         with self._lock, self._db:

@@ -22,8 +22,10 @@ from cinco.core.events import SPECTATOR, Viewer
 from cinco.core.i18n import _
 from cinco.core.protocol import Accepted, Envelope, Message, Refused
 from cinco.core.registry import Registry, default_registry
+from cinco.core.rules import LegalActions
 from cinco.core.saves import new_record_path
 from cinco.core.table import SeatHandle, Table, TableStatus
+from cinco.frontends.board_view import use_team_styles
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.options import PlayOptions, clean_name
 from cinco.frontends.terminal import parsing
@@ -44,6 +46,7 @@ def play(options: PlayOptions) -> None:
     """Play a game in this terminal, as *options* say (asking when they say nothing)."""
     screen = Screen()
     registry = default_registry()
+    use_team_styles(registry.team_styles())  # a plugin's layout of 4 teams brings their look
     try:
         table, warnings = open_table(screen, registry, options)
     except (QuitGame, KeyboardInterrupt):
@@ -317,8 +320,10 @@ class TerminalGame:
         highlight: Collection[int] = (),
         keys: bool = False,
         plays: Mapping[int, tuple[int, ...]] | None = None,
+        legal: LegalActions | None = None,
     ) -> None:
-        """Draw the table as *viewer* sees it (the whole screen, in a terminal)."""
+        """Draw the table as *viewer* sees it (the whole screen, in a terminal); with *legal*,
+        the keys line offers only the actions in it."""
         state = self.handle(viewer).view  # takes in the stream: the narrator is up to date
         view = TableView(
             state=state,
@@ -329,6 +334,8 @@ class TerminalGame:
             plays=plays,
             show_log=self.screen.interactive,
             show_keys=keys,
+            can_draw=legal is None or legal.can_draw,
+            can_exchange=legal is None or legal.can_exchange,
         )
         self.screen.clear()
         self.screen.show(render(view, self.style()))
@@ -414,7 +421,12 @@ class TerminalGame:
             legal = handle.legal()
             if self.screen.interactive or first or highlight:
                 self.draw(
-                    seat, message=message, highlight=highlight, keys=True, plays=dict(legal.plays)
+                    seat,
+                    message=message,
+                    highlight=highlight,
+                    keys=True,
+                    plays=dict(legal.plays),
+                    legal=legal,
                 )
             elif message:
                 self.screen.say(message, "bold yellow")
@@ -428,7 +440,7 @@ class TerminalGame:
             if isinstance(intent, parsing.Quit):
                 raise QuitGame
             if isinstance(intent, parsing.Help):
-                self.show_help()
+                self.show_help(seat)
                 continue
             if isinstance(intent, parsing.Show):
                 message, highlight = self.show_card(seat, intent.card)
@@ -551,8 +563,12 @@ class TerminalGame:
         )
         return message, ((space,) if space else ()), command
 
-    def show_help(self) -> None:
+    def show_help(self, seat: int) -> None:
         self.screen.clear()
-        self.screen.say(help_text(self.config.params))
+        # The seat's handle says whether this game has exchanges at all: a variant's refusal
+        # (action_not_allowed) rather than a hand of the wrong size.
+        refused = self.handles[seat].check(Exchange(seat))
+        forbidden = refused is not None and refused.code == "action_not_allowed"
+        self.screen.say(help_text(self.config.params, can_exchange=not forbidden))
         if self.screen.interactive:
             self.screen.ask(_("Press Enter to go back to the game. "))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cinco.core.i18n import _
+from cinco.core.i18n import _, ngettext
 from cinco.core.params import STANDARD_PARAMS, GameParams
 from cinco.frontends.narration import number_word
 
@@ -13,9 +13,11 @@ def help_text(params: GameParams = STANDARD_PARAMS, *, can_exchange: bool = True
     draw = (
         _("draw a card: when you hold fewer than {n}").format(n=params.hand_limit)
         if params.cards_per_draw == 1
-        else _("draw {k} cards: when you hold fewer than {n} (as many as fit)").format(
-            k=params.cards_per_draw, n=params.hand_limit
-        )
+        else ngettext(
+            "draw {k} card: when you hold fewer than {n} (as many as fit)",
+            "draw {k} cards: when you hold fewer than {n} (as many as fit)",
+            params.cards_per_draw,
+        ).format(k=params.cards_per_draw, n=params.hand_limit)
     )
     exchange = (
         "\n  "

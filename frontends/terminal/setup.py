@@ -12,7 +12,7 @@ from dataclasses import replace
 from cinco.core.config import DEFAULT_NAMES
 from cinco.core.i18n import _
 from cinco.core.registry import Registry
-from cinco.frontends.board_view import TEAM_NAMES, team_symbol
+from cinco.frontends.board_view import team_name, team_symbol
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions, clean_name
 from cinco.frontends.terminal.screen import QuitGame, Screen
 
@@ -77,7 +77,7 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
     if len(layouts) > 1:
         screen.say(_("Layouts for {n} players:").format(n=players))
         for choice in layouts:
-            screen.say(f"  {choice.name:<6} {choice.description}".rstrip())
+            screen.say(f"  {choice.name:<6} {_(choice.description)}".rstrip())
         layout = _choice(
             screen,
             _("Which layout? {names}").format(names=_or_list([lay.name for lay in layouts])),
@@ -105,7 +105,7 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
                     _("Seat {n} (team {symbol} {colour}) [{default}]: ").format(
                         n=seat + 1,
                         symbol=team_symbol(team, screen.ascii_only),
-                        colour=_(TEAM_NAMES[team]),
+                        colour=team_name(team),
                         default=default,
                     )
                 ).strip()

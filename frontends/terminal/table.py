@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cinco.core.events import Viewer
-from cinco.core.i18n import _
+from cinco.core.i18n import N_, _, ngettext
 from cinco.core.state import GameState
 from cinco.frontends.board_view import (
     board_width,
@@ -34,10 +34,8 @@ MIN_PANEL = 28
 #: Rows kept free under the table: hand, message, keys line, prompt.
 BOTTOM_ROWS = 6
 
-KEYS = (
-    "Play a card: type it ({card}), or it and a space ({card} {space}).\n"
-    "d draw · x exchange · u undo · h hint · ? help · q save and quit"
-)
+#: The first line of the keys; the second lists only the actions legal now (keys_text).
+KEYS = N_("Play a card: type it ({card}), or it and a space ({card} {space}).")
 
 
 @dataclass(frozen=True)
@@ -66,6 +64,14 @@ class TableView:
     title: str = ""
     #: The referee's view (a replay): show every hand's cards.
     reveal: bool = False
+    #: Whether the keys line offers ``d`` and ``x``: the viewer's legal actions say (a
+    #: variant may forbid exchanging; a full hand cannot draw).
+    can_draw: bool = True
+    can_exchange: bool = True
+    #: What ``q`` does when it is not "save and quit" (the network client: leave the table).
+    quit_key: str = ""
+    #: A line of turn timers to show under the hand (the network client's clocks).
+    clocks: str = ""
 
 
 def _styled(text: str, style: object, color: bool) -> Text:
@@ -131,7 +137,7 @@ def panel(view: TableView, style: Style, width: int, rows: int) -> Text:
         if view.reveal:
             row.append(" ".join(f"{card:>2}" for card in state.hand(seat)) or "-")
         else:
-            row.append(_("{n} cards").format(n=size) if size != 1 else _("1 card"))
+            row.append(ngettext("{n} card", "{n} cards", size).format(n=size))
         if seat == view.viewer:
             row.append(" " + _("(you)"))
         line(row)
@@ -181,7 +187,10 @@ def keys_text(view: TableView) -> str:
             if len(spaces) > 1:
                 card, space = held, spaces[1]
                 break
-    return _(KEYS).format(card=card, space=space)
+    keys = [_("d draw")] if view.can_draw else []
+    keys += [_("x exchange")] if view.can_exchange else []
+    keys += [_("u undo"), _("h hint"), _("? help"), view.quit_key or _("q save and quit")]
+    return _(KEYS).format(card=card, space=space) + "\n" + " · ".join(keys)
 
 
 def render(view: TableView, style: Style) -> RenderableType:
@@ -223,6 +232,8 @@ def render(view: TableView, style: Style) -> RenderableType:
         parts.append(panel(view, style, style.width, max(6, style.height - board_rows - 6)))
     if isinstance(view.viewer, int) and not state.is_over:
         parts.append(hand_text(view, style))
+    if view.clocks:
+        parts.append(_styled(view.clocks, "bold", style.color))
     if view.message:
         parts.append(_styled(view.message, "bold yellow", style.color))
     if view.show_keys:

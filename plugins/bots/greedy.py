@@ -17,7 +17,7 @@ from functools import cache
 from cinco.core.board import SPACES, windows
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import _
+from cinco.core.i18n import N_
 from cinco.core.registry import BotContext, BotSpec
 from cinco.core.rules import LegalActions
 from cinco.core.state import FREE, GameState
@@ -133,8 +133,9 @@ def cinco_register_bots() -> list[BotSpec]:
     return [
         BotSpec(
             "greedy",
-            _("Builds its own lines, blocks the longest open lines of others, saves low cards."),
+            N_("Builds its own lines, blocks the longest open lines of others, saves low cards."),
             create=lambda context: GreedyBot(context.seat),
+            title=N_("Greedy"),
         )
     ]
 

@@ -19,7 +19,11 @@ or end-of-game rules; :class:`RuleSetKernel` then asks the game's own rule hooks
 (slowly, but always right). A variant that only allows or forbids draws and exchanges
 (``cinco_action_allowed``) keeps the fast kernel: only those questions go to its rules.
 A differential test checks the kernel against the reference engine over ten thousand random
-games.
+games, in both of its builds: this module is compiled by mypyc when the package is installed
+with a C compiler (``setup.py``), and runs as plain Python otherwise (:mod:`.builds` chooses;
+``docs/bots.md``, "The compiled kernel"). Its code is shaped for that: typed attributes and
+locals, ``Final`` literal constants, and ``if COMPILED:`` where the compiled code and the
+interpreter want different code for the same answer.
 
 >>> from cinco.core.config import GameConfig
 >>> k = Kernel(GameConfig.for_players(2, first_seat=0), rng=random.Random(1))
@@ -34,17 +38,42 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from cinco.core.board import SPACES, line_through, windows
+from cinco.core import board as _board
+from cinco.core import state as _state
+from cinco.core.board import line_through, windows
 from cinco.core.params import DRAW, EXCHANGE
-from cinco.core.state import BLOCKED, FREE, UNKNOWN, GameState
+from cinco.core.state import GameState
 
 if TYPE_CHECKING:
     from cinco.core.config import GameConfig
     from cinco.core.rules import Rules
 
 Windows = tuple[tuple[int, ...], ...]
+
+#: The board's constants (:mod:`cinco.core.board`, :mod:`cinco.core.state`) as literals: a
+#: compiled build inlines a ``Final`` literal, where an imported name is a dictionary look-up
+#: on every use.
+SPACES: Final = 90
+FREE: Final = -1
+BLOCKED: Final = -2
+UNKNOWN: Final = 0
+if (SPACES, FREE, BLOCKED, UNKNOWN) != (_board.SPACES, _state.FREE, _state.BLOCKED, _state.UNKNOWN):
+    raise ImportError("cinco.plugins.bots.kernel: its board constants differ from the engine's")
+
+
+def _compiled() -> bool:
+    """Whether this module runs compiled (by mypyc: its functions are then built-in
+    functions, without Python code objects)."""
+    return not hasattr(_compiled, "__code__")
+
+
+#: Whether this is the compiled build of the kernel (see ``docs/bots.md``, "Compiled
+#: kernel"); the pure-Python module is the same source, run by the interpreter. The build
+#: tells mypyc that it is always true (``--always-true=COMPILED``), so the compiled code holds
+#: no branch for the interpreter (where a call to a C function beats a Python loop).
+COMPILED: Final = _compiled()
 
 
 @cache
@@ -72,9 +101,11 @@ Shuffler = Callable[[list[int], int], list[int]]
 
 #: Value of a window of five through a space for a team, by how many of its cells the team
 #: holds when no other team is in it (four: taking the space wins) ...
-OWN = (1.0, 4.0, 20.0, 120.0, 100_000.0)
+OWN = (1, 4, 20, 120, 100_000)
 #: ... and, for blocking, by how many one other team holds when the team is not in it.
-BLOCK = (0.0, 2.0, 12.0, 90.0, 20_000.0)
+#: (Integers: a space's score, their sum, is then mostly a small integer, which Python does
+#: not allocate — the kernel updates scores on every placement.)
+BLOCK = (0, 2, 12, 90, 20_000)
 
 #: A window's state is a number: the sum over teams of ``tokens × BASE ** team`` (in the
 #: standard game; ``length + 1`` for windows of another length).
@@ -82,52 +113,66 @@ BASE = 6
 
 
 @cache
-def line_weights(length: int = 5) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def line_weights(length: int = 5) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """:data:`OWN` and :data:`BLOCK` for windows of *length* cells (a winning line of that
     length): index *k* is a window holding *k* tokens; one short of the line is the most.
 
     >>> line_weights(5) == (OWN, BLOCK)
     True
     >>> line_weights(4)
-    ((1.0, 20.0, 120.0, 100000.0), (0.0, 12.0, 90.0, 20000.0))
+    ((1, 20, 120, 100000), (0, 12, 90, 20000))
     """
     if length <= 5:
         return (OWN[0], *OWN[6 - length :]), (BLOCK[0], *BLOCK[6 - length :])
     more = length - 5
-    own = (*OWN[:-1], *(OWN[-2] * 4**k for k in range(1, more + 1)), OWN[-1])
-    block = (*BLOCK[:-1], *(BLOCK[-2] * 4**k for k in range(1, more + 1)), BLOCK[-1])
+    own = (*OWN[:-1], *(OWN[-2] << 2 * k for k in range(1, more + 1)), OWN[-1])
+    block = (*BLOCK[:-1], *(BLOCK[-2] << 2 * k for k in range(1, more + 1)), BLOCK[-1])
     return own, block
 
 
-def window_value(counts: Sequence[int], team: int, length: int = 5) -> float:
+def window_value(counts: Sequence[int], team: int, length: int = 5) -> int:
     """What a window of *length* cells with *counts* tokens per team is worth to *team* on
     each of its free cells (see :data:`OWN` and :data:`BLOCK`).
 
     >>> window_value((3, 0), 0), window_value((0, 3), 0), window_value((1, 1), 0)
-    (120.0, 90.0, 0.0)
+    (120, 90, 0)
     """
     total = sum(counts)
     if total >= length:
-        return 0.0  # a full window: nothing left to take in it
+        return 0  # a full window: nothing left to take in it
     own, block = line_weights(length)
     mine = counts[team]
     if mine == total:
         return own[mine]
     if mine == 0 and total in counts:
         return block[total]
-    return 0.0
+    return 0
 
 
 class Tables:
     """Precomputed window arithmetic for games of *teams* teams and lines of *length*."""
 
+    teams: int
+    length: int
+    base: int
+    step: tuple[int, ...]
+    counts: list[tuple[int, ...]]
+    value: list[list[int]]
+    four: tuple[int, ...]
+    delta: list[list[tuple[tuple[int, int], ...]]]
+
     def __init__(self, teams: int, length: int = 5) -> None:
         self.teams = teams
         self.length = length
         base = self.base = length + 1
-        self.step = tuple(base**t for t in range(teams))
-        size = base**teams
-        self.counts = [tuple(code // base**t % base for t in range(teams)) for code in range(size)]
+        powers = [1]
+        for _t in range(teams):
+            powers.append(powers[-1] * base)
+        self.step = tuple(powers[:teams])
+        size = powers[teams]
+        self.counts = [
+            tuple(code // powers[t] % base for t in range(teams)) for code in range(size)
+        ]
         #: value[team][code]: :func:`window_value` of a window in state *code*.
         self.value = [[window_value(c, t, length) for c in self.counts] for t in range(teams)]
         #: four[team]: the state of a window holding one token short of a line, all *team*'s
@@ -135,9 +180,9 @@ class Tables:
         self.four = tuple((length - 1) * step for step in self.step)
         #: delta[team][code]: the changes ``(t, d)`` of each team's value when *team* adds a
         #: token to a window in state *code*.
-        self.delta: list[list[tuple[tuple[int, float], ...]]] = []
+        self.delta = []
         for placer in range(teams):
-            row: list[tuple[tuple[int, float], ...]] = []
+            row: list[tuple[tuple[int, int], ...]] = []
             for code, counts in enumerate(self.counts):
                 if sum(counts) >= length:
                     row.append(())
@@ -169,14 +214,16 @@ def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
 
     It sorts by random keys: the sort runs in C, so this takes under half the time of
     :meth:`random.Random.shuffle`, a Python loop, and rollouts and determinisations shuffle
-    a whole deck each.
+    a whole deck each. (Float keys: CPython sorts them fastest; 64-bit integer keys drawn in
+    one ``getrandbits`` call sort slower than they are drawn faster.)
 
     >>> sorted(shuffled([3, 1, 2], random.Random(7)))
     [1, 2, 3]
     """
     draw = rng.random
-    keys = [draw() for _card in cards]
-    return list(map(cards.__getitem__, sorted(range(len(keys)), key=keys.__getitem__)))
+    count = len(cards)
+    keys = [draw() for _i in range(count)]
+    return list(map(cards.__getitem__, sorted(range(count), key=keys.__getitem__)))
 
 
 def reference_shuffler(seed: int) -> Shuffler:
@@ -225,6 +272,29 @@ def uses_joker(rules: Rules | None, config: GameConfig) -> bool:
     return KNOWN_RULES[1] in rules.owners
 
 
+def first_at_least(free: list[int], card: int) -> int:
+    """The index in the sorted list *free* of its first space at least *card*
+    (:func:`bisect.bisect_left`): the start of the spaces *card* reaches (A1).
+
+    A compiled build runs this loop as machine code, faster than a call to ``bisect``; the
+    pure-Python build calls ``bisect`` (:data:`COMPILED`).
+
+    >>> first_at_least([3, 8, 20], 8), first_at_least([3, 8, 20], 21)
+    (1, 3)
+    """
+    if not COMPILED:
+        return bisect_left(free, card)
+    lo = 0
+    hi = len(free)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if free[mid] < card:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 class Kernel:
     """One game's full state (a referee's, or a determinisation of a player's view), mutable.
 
@@ -269,6 +339,42 @@ class Kernel:
         "winner",
     )
 
+    # The attributes, typed (a compiled build keeps them as native fields).
+    config: GameConfig
+    players: int
+    teams: int
+    joker: bool
+    turn_limit: int | None
+    rng: random.Random
+    shuffler: Shuffler | None
+    hand_limit: int
+    exchange_size: int
+    per_draw: int
+    token_limit: int
+    open_spaces: int
+    action_rules: Rules | None
+    simple_actions: bool
+    windows: Windows
+    through: Windows
+    board: list[int]
+    tables: Tables
+    code: list[int]
+    threats: list[set[int]]
+    free: list[int]
+    hands: list[list[int]]
+    draw: list[int]
+    discard: list[int]
+    tokens: list[int]
+    occupied: int
+    seat: int
+    turn: int
+    shuffles: int
+    over: bool
+    winner: int | None
+    reason: str
+    line: tuple[int, ...] | None
+    scores: list[list[int]] | None
+
     def __init__(
         self,
         config: GameConfig,
@@ -277,7 +383,11 @@ class Kernel:
         rng: random.Random | None = None,
         shuffler: Shuffler | None = None,
         scores: bool = False,
+        copy_of: Kernel | None = None,
     ) -> None:
+        if copy_of is not None:
+            self._copy_from(copy_of)
+            return
         self.config = config
         self.players = config.players
         self.teams = config.teams
@@ -292,7 +402,7 @@ class Kernel:
         self.token_limit = params.tokens_per_team
         self.open_spaces = params.open_spaces
         #: The rules to ask whether a draw or an exchange is allowed (``None``: the standard).
-        self.action_rules: Rules | None = None
+        self.action_rules = None
         #: Whether a hand below the limit may draw and a full one exchange, and nothing else
         #: (the standard game's actions): the quick path of :meth:`random_move`.
         self.simple_actions = self.hand_limit == self.exchange_size
@@ -303,30 +413,69 @@ class Kernel:
         self.tables = tables(self.teams, params.winning_length)
         #: code[w]: the state of window *w* (see :class:`Tables`).
         self.code = [0] * len(self.windows)
-        self.threats: list[set[int]] = [set() for _ in range(self.teams)]
+        self.threats = [set() for _ in range(self.teams)]
         blocked = set(params.blocked)
         self.free = (
             [n for n in range(1, SPACES + 1) if n not in blocked]
             if blocked
             else list(range(1, SPACES + 1))
         )
-        self.hands: list[list[int]] = [[] for _ in range(self.players)]
-        self.draw: list[int] = []
-        self.discard: list[int] = []
+        self.hands = [[] for _ in range(self.players)]
+        self.draw = []
+        self.discard = []
         self.tokens = [0] * self.teams
         self.occupied = 0
         self.seat = 0 if config.first_seat is None else config.first_seat
         self.turn = 0
         self.shuffles = 0
         self.over = False
-        self.winner: int | None = None
+        self.winner = None
         self.reason = ""
-        self.line: tuple[int, ...] | None = None
+        self.line = None
         #: With ``scores``: ``scores[team][space]``, what :func:`window_value` adds up to over
         #: the windows through *space* (a greedy player's view of each space), kept up to date.
-        self.scores: list[list[float]] | None = None
+        self.scores = None
         if scores:
             self._rescore()
+
+    def _copy_from(self, other: Kernel) -> None:
+        """Become an independent copy of *other* (sharing only the immutable parts, the rng
+        and the shuffler)."""
+        self.config = other.config
+        self.players = other.players
+        self.teams = other.teams
+        self.joker = other.joker
+        self.turn_limit = other.turn_limit
+        self.rng = other.rng
+        self.shuffler = other.shuffler
+        self.hand_limit = other.hand_limit
+        self.exchange_size = other.exchange_size
+        self.per_draw = other.per_draw
+        self.token_limit = other.token_limit
+        self.open_spaces = other.open_spaces
+        self.action_rules = other.action_rules
+        self.simple_actions = other.simple_actions
+        self.windows = other.windows
+        self.through = other.through
+        self.tables = other.tables
+        self.board = other.board[:]
+        self.code = other.code[:]
+        self.threats = [set(t) for t in other.threats]
+        self.free = other.free[:]
+        self.hands = [h[:] for h in other.hands]
+        self.draw = other.draw[:]
+        self.discard = other.discard[:]
+        self.tokens = other.tokens[:]
+        self.occupied = other.occupied
+        self.seat = other.seat
+        self.turn = other.turn
+        self.shuffles = other.shuffles
+        self.over = other.over
+        self.winner = other.winner
+        self.reason = other.reason
+        self.line = other.line
+        scores = other.scores
+        self.scores = None if scores is None else [row[:] for row in scores]
 
     # -- building -----------------------------------------------------------------------------
 
@@ -386,62 +535,49 @@ class Kernel:
     def load_board(self, board: Sequence[int]) -> None:
         """Set the tokens from a board indexed by space (team, :data:`FREE` or
         :data:`BLOCKED`)."""
-        self.board = list(board)
+        cells = self.board = list(board)
         for space in self.config.params.blocked:
-            self.board[space] = BLOCKED
-        board = self.board
-        self.free = [n for n in range(1, SPACES + 1) if board[n] == FREE]
+            cells[space] = BLOCKED
+        self.free = [n for n in range(1, SPACES + 1) if cells[n] == FREE]
         self.tokens = [0] * self.teams
         for n in range(1, SPACES + 1):
-            if board[n] >= 0:
-                self.tokens[board[n]] += 1
+            if cells[n] >= 0:
+                self.tokens[cells[n]] += 1
         self.occupied = sum(self.tokens)
         self.code = [0] * len(self.windows)
         step = self.tables.step
         for index, window in enumerate(self.windows):
             for n in window:
-                if board[n] >= 0:
-                    self.code[index] += step[board[n]]
+                if cells[n] >= 0:
+                    self.code[index] += step[cells[n]]
         self.threats = [set() for _ in range(self.teams)]
         for index, window in enumerate(self.windows):
             for team in range(self.teams):
                 if self.code[index] == self.tables.four[team]:
-                    self.threats[team].update(n for n in window if board[n] == FREE)
+                    self.threats[team].update(n for n in window if cells[n] == FREE)
         if self.scores is not None:
             self._rescore()
 
     def _rescore(self) -> None:
-        self.scores = [[0.0] * (SPACES + 1) for _ in range(self.teams)]
+        scores: list[list[int]] = [[0] * (SPACES + 1) for _ in range(self.teams)]
         for w, window in enumerate(self.windows):
-            for team, row in enumerate(self.scores):
+            for team, row in enumerate(scores):
                 value = self.tables.value[team][self.code[w]]
                 if value:
                     for n in window:
                         row[n] += value
+        self.scores = scores
 
     def copy(self) -> Kernel:
         """An independent copy (sharing only the rng and the shuffler)."""
-        new = Kernel.__new__(type(self))
-        for name in Kernel.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.board = self.board[:]
-        new.code = self.code[:]
-        new.threats = [set(t) for t in self.threats]
-        new.free = self.free[:]
-        new.hands = [h[:] for h in self.hands]
-        new.draw = self.draw[:]
-        new.discard = self.discard[:]
-        new.tokens = self.tokens[:]
-        if self.scores is not None:
-            new.scores = [row[:] for row in self.scores]
-        return new
+        return Kernel(self.config, copy_of=self)
 
     # -- the rules ----------------------------------------------------------------------------
 
     def legal_spaces(self, card: int) -> list[int]:
         """A1 (and V1 with Joker): where *card* may go; empty when it burns (A2)."""
         free = self.free
-        spaces = free[bisect_left(free, card) :]
+        spaces = free[first_at_least(free, card) :]
         if not spaces and self.joker:
             return free[:]
         return spaces
@@ -449,21 +585,29 @@ class Kernel:
     def card_for(self, space: int) -> int | None:
         """The least flexible card in hand that reaches *space* (the highest one; with Joker a
         card that counts as a 1 comes last), or ``None``."""
-        best = None
-        joker_card = None
-        top = self.free[-1] if self.free else 0
+        best = 0
+        joker_card = 0
+        free = self.free
+        top = free[-1] if free else 0
+        joker = self.joker
         for card in self.hands[self.seat]:
             if card <= space:
-                if best is None or card > best:
+                if card > best:
                     best = card
-            elif self.joker and card > top:
+            elif joker and card > top:
                 joker_card = card
-        return best if best is not None else joker_card
+        if best:
+            return best
+        return joker_card if joker_card else None
 
     def play(self, card: int, space: int | None) -> None:
         """A1/A2: play *card* from the current hand; a token on *space* unless it burns."""
+        self.hands[self.seat].remove(card)
+        self._played(card, space)
+
+    def _played(self, card: int, space: int | None) -> None:
+        """:meth:`play`, once *card* has left the hand."""
         seat = self.seat
-        self.hands[seat].remove(card)
         self.discard.append(card)
         if space is not None:
             team = seat % self.teams
@@ -533,8 +677,9 @@ class Kernel:
     def _draw_one(self, hand: list[int]) -> None:
         if not self.draw:
             pile = self.discard
-            if self.shuffler is not None:
-                order = self.shuffler(pile, self.shuffles)
+            shuffler = self.shuffler
+            if shuffler is not None:
+                order = shuffler(pile, self.shuffles)
             else:
                 order = shuffled(pile, self.rng)
             order.reverse()
@@ -546,11 +691,14 @@ class Kernel:
     def _place(self, space: int, team: int) -> None:
         board = self.board
         board[space] = team
-        self.free.remove(space)
-        self.tokens[team] += 1
+        free = self.free
+        del free[first_at_least(free, space)]  # (``remove`` compares every space before it)
+        tokens = self.tokens
+        tokens[team] = tokens[team] + 1  # (not ``+=``: compiled, that is a generic add)
         self.occupied += 1
-        for threats in self.threats:
-            threats.discard(space)
+        for others in self.threats:
+            others.discard(space)
+        threats = self.threats[team]
         code = self.code
         tables = self.tables
         step = tables.step[team]
@@ -559,24 +707,28 @@ class Kernel:
         windows = self.windows
         if scores is None:
             for w in self.through[space]:
-                after = code[w] = code[w] + step
+                after = code[w] + step
+                code[w] = after
                 if after == four:
                     for n in windows[w]:
                         if board[n] == FREE:
-                            self.threats[team].add(n)
+                            threats.add(n)
             return
-        delta = self.tables.delta[team]
+        delta = tables.delta[team]
         for w in self.through[space]:
             before = code[w]
-            after = code[w] = before + step
+            after = before + step
+            code[w] = after
+            window = windows[w]
             if after == four:
-                for n in windows[w]:
+                for n in window:
                     if board[n] == FREE:
-                        self.threats[team].add(n)
+                        threats.add(n)
             for t, d in delta[before]:
                 row = scores[t]
-                for n in windows[w]:
-                    row[n] += d
+                for n in window:
+                    if board[n] == FREE:  # (a taken space's score is never read again)
+                        row[n] = row[n] + d
 
     def _finish(self, winner: int | None, reason: str, space: int | None = None) -> None:
         self.over = True
@@ -597,32 +749,44 @@ class Kernel:
     def random_move(self, rng: random.Random) -> None:
         """Carry out one of the legal actions, each with the same chance (what the ``random``
         bot does), without listing them: each card's spaces are a slice of the free list."""
+        self._random_move(rng.random)
+
+    def random_playout(self, rng: random.Random) -> None:
+        """:meth:`random_move` until the game ends (a random rollout)."""
+        draw = rng.random  # (looked up once: compiled, a method call looks it up every time)
+        while not self.over:
+            self._random_move(draw)
+
+    def _random_move(self, draw: Callable[[], float]) -> None:
         hand = self.hands[self.seat]
         free = self.free
         size = len(free)
         joker = self.joker
-        starts = []
-        simple = self.simple_actions
-        if simple:
+        if self.simple_actions:
             count = 1  # the last action: draw, or exchange a full hand
-            draw = len(hand) < self.hand_limit
+            can_draw = len(hand) < self.hand_limit
         else:
-            draw = self.can_draw()
-            count = draw + self.can_exchange()  # the last actions, in the legal order
+            can_draw = self.can_draw()
+            count = int(can_draw) + int(self.can_exchange())  # the last actions, in legal order
+        # Two passes over the hand (the second finds each card's spaces again) rather than a
+        # list of them: cheaper in both builds.
         for card in hand:  # the cards of a hand are all different
-            start = bisect_left(free, card)
+            start = first_at_least(free, card)
             if start == size and joker:
                 start = 0
-            starts.append(start)
             count += size - start or 1
-        index = int(rng.random() * count)
-        for i, start in enumerate(starts):
+        index = int(draw() * count)
+        for i, card in enumerate(hand):
+            start = first_at_least(free, card)
+            if start == size and joker:
+                start = 0
             width = size - start
             if index < (width or 1):
-                self.play(hand[i], free[start + index] if width else None)
+                del hand[i]
+                self._played(card, free[start + index] if width else None)
                 return
             index -= width or 1
-        if draw and index == 0:
+        if can_draw and index == 0:
             self.take()
         else:
             self.exchange()
@@ -672,8 +836,7 @@ class RuleSetKernel(Kernel):
         return kernel
 
     def copy(self) -> RuleSetKernel:
-        new = super().copy()
-        assert isinstance(new, RuleSetKernel)
+        new = RuleSetKernel(self.config, copy_of=self)
         new.rules = self.rules
         return new
 
@@ -699,11 +862,10 @@ class RuleSetKernel(Kernel):
         self.turn += 1
         return True
 
-    def play(self, card: int, space: int | None) -> None:
+    def _played(self, card: int, space: int | None) -> None:
         from cinco.core.commands import PlayCard
 
         seat = self.seat
-        self.hands[seat].remove(card)
         self.discard.append(card)
         if space is not None:
             self._place(space, seat % self.teams)
@@ -746,6 +908,7 @@ def make_kernel(
 __all__ = [
     "BASE",
     "BLOCK",
+    "COMPILED",
     "OWN",
     "THROUGH",
     "WINDOWS",

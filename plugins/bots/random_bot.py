@@ -6,7 +6,7 @@ import random
 
 from cinco.core.commands import Command
 from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import _
+from cinco.core.i18n import N_
 from cinco.core.registry import BotContext, BotSpec
 from cinco.core.rules import LegalActions
 from cinco.core.state import GameState
@@ -27,8 +27,9 @@ def cinco_register_bots() -> list[BotSpec]:
     return [
         BotSpec(
             "random",
-            _("Plays any legal action at random."),
+            N_("Plays any legal action at random."),
             create=lambda context: RandomBot(context.seed),
+            title=N_("Random"),
         )
     ]
 

@@ -1,0 +1,306 @@
+"""Load on ``cinco serve``: many tables, four clients each, over loopback.
+
+It starts a real ``cinco serve`` on 127.0.0.1 (a free port, a fresh database in a temporary
+folder), creates *T* four-seat tables, joins every seat, and opens one WebSocket per seat
+(``T × 4`` connections) from this process. Each table acts at a set rate (one action a second
+by default): the seat whose turn it is waits for its table's next slot, then submits a random
+legal action. It measures
+
+* **confirm**: from a submit to its ``accepted``, at the client that sent it;
+* **fan-out**: from a submit to the arrival of its first event at each of the table's *other*
+  clients (the clients are in one process, so one clock serves them all);
+* **actions/s** carried out by the server, and the server's memory (RSS) per idle table.
+
+The clients run in one asyncio process (its garbage collector off: it is the instrument) and
+take CPU from the same two cores as the server, so the figures are an upper bound on what the
+server itself costs. Everything is bounded: each
+step runs ``--warmup`` + ``--seconds`` and stops by itself, and the server is stopped at the
+end of each step.
+
+Run: ``python benchmarks/server_load.py [--tables 50,100,250] [--seconds 20] [--rate 1]``.
+The goal on a 2-core machine: 250 tables × 4 clients at one action a second per table with
+p99 ≤ 50 ms; it also reports the largest step that held p99 ≤ 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from cinco.core.protocol import PROTOCOL_VERSION
+
+CINCO = str(Path(sys.executable).with_name("cinco"))
+SEATS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """``cinco serve`` in a subprocess, on a fresh database."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = (folder / "server.log").open("wb")
+        # One address makes every join: no lobby rate limit here.
+        command = [CINCO, "serve", "--port", str(self.port), "--db", str(folder / "load.db")]
+        self.process = subprocess.Popen(
+            [*command, "--lobby-rate", "0"], stdout=self.log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                self.get("/api/tables")
+                return
+            time.sleep(0.1)
+        raise SystemExit(f"the server did not start; see {folder / 'server.log'}")
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    def rss_kib(self) -> int:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+@dataclass
+class TableLoad:
+    """One table's pacing and the submit that its other clients are waiting to see."""
+
+    table: str
+    interval: float
+    next_slot: float = 0.0
+    pending: tuple[int, float, int] | None = None  # (first seq it makes, sent at, seat)
+    over: bool = False
+
+
+@dataclass
+class Figures:
+    confirm: list[float] = field(default_factory=list)
+    fanout: list[float] = field(default_factory=list)
+    actions: int = 0
+    refused: int = 0
+    dropped: int = 0
+    measuring: bool = False
+
+
+def choose(prompt: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    plays = prompt["plays"]
+    if plays and (not prompt["can_draw"] or rng.random() < 0.8):
+        card, spaces = rng.choice(plays)
+        return {"kind": "play", "seat": seat, "card": card, "space": rng.choice(spaces or [None])}
+    if prompt["can_draw"]:
+        return {"kind": "draw", "seat": seat}
+    return {"kind": "exchange", "seat": seat}
+
+
+async def seat_client(
+    ws_base: str,
+    load: TableLoad,
+    seat: int,
+    token: str,
+    figures: Figures,
+    stop: asyncio.Event,
+) -> None:
+    rng = random.Random(hash((load.table, seat)))
+    async with connect(
+        f"{ws_base}/ws/tables/{load.table}",
+        additional_headers={"Authorization": f"Bearer {token}"},
+        max_size=2**20,
+        open_timeout=60,
+    ) as socket_:
+        await socket_.send(json.dumps({"type": "subscribe", "v": PROTOCOL_VERSION, "after": -1}))
+        await run_seat(socket_, load, seat, figures, stop, rng)
+
+
+async def run_seat(
+    socket_: ClientConnection,
+    load: TableLoad,
+    seat: int,
+    figures: Figures,
+    stop: asyncio.Event,
+    rng: random.Random,
+) -> None:
+    sent_at: float | None = None
+    while not stop.is_set():
+        try:
+            raw = await asyncio.wait_for(socket_.recv(), timeout=0.5)
+        except TimeoutError:
+            continue
+        except Exception:  # the connection closed: counted, not fatal
+            figures.dropped += 1
+            return
+        now = time.perf_counter()
+        message = json.loads(raw)
+        kind = message["type"]
+        if kind == "event":
+            pending = load.pending
+            # the first event of another seat's submit: how long it took to reach this seat
+            awaited = pending is not None and pending[2] != seat and message["seq"] == pending[0]
+            if figures.measuring and awaited and pending is not None:
+                figures.fanout.append(now - pending[1])
+            if message["event"]["type"] == "game_ended":
+                load.over = True
+        elif kind == "accepted" and sent_at is not None:
+            if figures.measuring:
+                figures.confirm.append(now - sent_at)
+                figures.actions += 1
+            sent_at = None
+        elif kind == "refused" and sent_at is not None:
+            figures.refused += 1
+            sent_at = None
+        elif kind == "prompt" and message["seat"] == seat:
+            wait = load.next_slot - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            command = choose(message, seat, rng)
+            sent_at = time.perf_counter()
+            load.next_slot = sent_at + load.interval
+            load.pending = (message["seq"] + 1, sent_at, seat)
+            submit = {"type": "submit", "v": PROTOCOL_VERSION, "command": command}
+            await socket_.send(json.dumps(submit))
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def setup_tables(server: Server, tables: int, rate: float) -> list[tuple[TableLoad, list[str]]]:
+    made = []
+    for _ in range(tables):
+        created = server.post("/api/tables", {"players": SEATS})
+        tokens = [
+            server.post("/api/join", {"code": created["code"], "name": f"P{i + 1}"})["token"]
+            for i in range(SEATS)
+        ]
+        made.append((TableLoad(created["table"], 1.0 / rate), tokens))
+    return made
+
+
+async def drive(
+    server: Server, made: list[tuple[TableLoad, list[str]]], warmup: float, seconds: float
+) -> Figures:
+    figures, stop = Figures(), asyncio.Event()
+    ws_base = server.url.replace("http://", "ws://")
+    start = time.perf_counter()
+    for index, (load, _tokens) in enumerate(made):  # spread the tables' slots over a second
+        load.next_slot = start + warmup / 2 + load.interval * index / len(made)
+    tasks = [
+        asyncio.create_task(seat_client(ws_base, load, seat, token, figures, stop))
+        for load, tokens in made
+        for seat, token in enumerate(tokens)
+    ]
+    await asyncio.sleep(warmup)
+    figures.measuring = True
+    await asyncio.sleep(seconds)
+    figures.measuring = False
+    stop.set()
+    await asyncio.wait(tasks, timeout=30)
+    for task in tasks:
+        task.cancel()
+    return figures
+
+
+def idle_memory(folder: Path, tables: int) -> float:
+    """KiB of server memory per table that is seated and playing but where nobody moves."""
+    server = Server(folder)
+    try:
+        time.sleep(1)
+        before = server.rss_kib()
+        setup_tables(server, tables, 1.0)
+        time.sleep(2)
+        return (server.rss_kib() - before) / tables
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    # This process is the measuring instrument: its own collections (1,000 sockets' worth of
+    # objects) would show as the server's latency. The server keeps its own short
+    # (frontends/net/collector.py).
+    gc.disable()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="50,100,250", help="steps, comma-separated")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured time a step")
+    parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured time a step")
+    parser.add_argument("--rate", type=float, default=1.0, help="actions a second a table")
+    parser.add_argument("--idle", type=int, default=100, help="tables for the memory figure")
+    args = parser.parse_args()
+    steps = [int(step) for step in args.tables.split(",") if step.strip()]
+    held: int | None = None
+    print(f"{SEATS} clients a table, {args.rate:g} action/s a table, {args.seconds:g} s a step")
+    print(
+        f"{'tables':>7} {'conns':>6} {'act/s':>7} {'confirm p50/p99 ms':>19} "
+        f"{'fan-out p50/p99 ms':>19} {'refused':>7} {'dropped':>7}"
+    )
+    for tables in steps:
+        with tempfile.TemporaryDirectory() as tmp:
+            server = Server(Path(tmp))
+            try:
+                made = setup_tables(server, tables, args.rate)
+                figures = asyncio.run(drive(server, made, args.warmup, args.seconds))
+            finally:
+                server.stop()
+        c50, c99 = percentile(figures.confirm, 0.5), percentile(figures.confirm, 0.99)
+        f50, f99 = percentile(figures.fanout, 0.5), percentile(figures.fanout, 0.99)
+        print(
+            f"{tables:>7} {tables * SEATS:>6} {figures.actions / args.seconds:>7.1f} "
+            f"{c50 * 1e3:>9.1f}/{c99 * 1e3:<9.1f} {f50 * 1e3:>9.1f}/{f99 * 1e3:<9.1f} "
+            f"{figures.refused:>7} {figures.dropped:>7}",
+            flush=True,
+        )
+        if max(c99, f99) <= 0.100:
+            held = tables
+    with tempfile.TemporaryDirectory() as tmp:
+        per_table = idle_memory(Path(tmp), args.idle)
+    print(f"memory per idle table: {per_table:.0f} KiB (over {args.idle} seated tables)")
+    print(f"largest step with p99 <= 100 ms: {held if held is not None else 'none'} tables")
+
+
+if __name__ == "__main__":
+    main()

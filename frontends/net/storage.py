@@ -1,0 +1,84 @@
+"""Which store ``cinco serve --db`` opens: an SQLite file (the default, one process) or a
+PostgreSQL database (``postgresql://USER@HOST:PORT/DB``: several processes; needs psycopg).
+
+>>> is_database_url("postgresql://cinco@db.example:5432/cinco"), is_database_url("server.db")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .store import SeatRow, SqliteSink, Store, TableRow
+
+if TYPE_CHECKING:
+    from .store_pg import PgSink
+
+SCHEMES = ("postgresql://", "postgres://")
+
+
+class LobbyStore(Protocol):
+    """What the server asks of its store: the SQLite :class:`Store` and :class:`PgStore`."""
+
+    def add_table(
+        self,
+        table_id: str,
+        settings: dict[str, Any],
+        hashes: tuple[str, str, str],
+        seats: Sequence[tuple[str | None, str | None, str | None]],
+        *,
+        held: Sequence[str | None] | None = None,
+    ) -> None: ...
+
+    def tables(self) -> list[TableRow]: ...
+
+    def seats(self, table_id: str) -> list[SeatRow]: ...
+
+    def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str | None,
+        token_hash: str | None,
+        *,
+        held: str | None = None,
+    ) -> None: ...
+
+    def set_rematch(self, table_id: str, rematch: str) -> None: ...
+
+    def set_state(self, table_id: str, state: str) -> None: ...
+
+    def events(self, table_id: str) -> list[dict[str, Any]]: ...
+
+    def close(self) -> None: ...
+
+
+def is_database_url(db: object) -> bool:
+    """Whether *db* names a PostgreSQL database rather than an SQLite file."""
+    return isinstance(db, str) and db.startswith(SCHEMES)
+
+
+def open_store(db: str | Path) -> LobbyStore:
+    """The store *db* names: :class:`PgStore` for a ``postgresql://`` URL, else the SQLite
+    file's :class:`Store`."""
+    if is_database_url(db):
+        try:
+            from .store_pg import PgStore
+        except ImportError as exc:
+            raise OSError(
+                f"a PostgreSQL --db needs psycopg: pip install 'cinco[server]' ({exc})"
+            ) from None
+        return PgStore(str(db))
+    return Store(db)
+
+
+def open_sink(store: LobbyStore, table_id: str, keep: int = 0) -> SqliteSink | PgSink:
+    """A sink for *table_id*'s events in *store*'s database (call it in the table's thread)."""
+    if isinstance(store, Store):
+        return SqliteSink(store.path, table_id, keep)
+    from .store_pg import PgStore
+
+    assert isinstance(store, PgStore), store
+    return store.sink(table_id, keep)

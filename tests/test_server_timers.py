@@ -1,0 +1,205 @@
+"""Turn timers: a reserve per player plus an increment per turn, kept by the server (its
+clock is injected: time runs out here without sleeping), sent to every connection as
+``clock`` messages; when a person's time runs out a bot moves for them and everyone is told.
+
+Networked play: issue 12, docs/server.md (turn timers), docs/seat-protocol.md (``clock``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cinco.core.errors import CincoError, EventError
+from cinco.core.protocol import Clock, Subscribe, message_from_dict
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient
+from test_server import Frame, a_move, auth, is_answer, join, msg, new_table, until
+
+from cinco.frontends.net.client import RemoteView
+from cinco.frontends.net.clock import Clocks, TimeControl
+from cinco.frontends.net.play import clock_line
+from cinco.frontends.net.server import create_app
+
+
+class FakeTime:
+    """A monotonic clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_reserve_runs_down_and_the_increment_is_added() -> None:
+    time = FakeTime()
+    clocks = Clocks(TimeControl(60, 5), 3, now=time)
+    assert clocks.until_expiry() is None and clocks.expired() is None
+    clocks.start(1)
+    time.now += 20
+    assert clocks.snapshot() == (60.0, 40.0, 60.0) and clocks.until_expiry() == 40
+    clocks.start(2)  # seat 1 moved
+    assert clocks.remaining(1) == 45.0 and clocks.running == 2
+    clocks.stop(moved=False)  # a bot took the seat over: no increment
+    time.now += 100
+    assert clocks.remaining(2) == 60.0 and clocks.expired() is None
+    clocks.start(0)
+    time.now += 61
+    assert clocks.expired() == 0 and clocks.remaining(0) == 0.0
+    clocks.run_out()  # a bot moved for seat 0: it has the increment for its next turn
+    assert clocks.remaining(0) == 5.0 and clocks.running is None
+
+
+@pytest.mark.parametrize(
+    ("text", "control"),
+    [("300+10", TimeControl(300, 10)), ("90", TimeControl(90, 0)), (" 0.5 + 0.1 ", None)],
+)
+def test_a_time_control_is_read_from_text(text: str, control: TimeControl | None) -> None:
+    parsed = TimeControl.parse(text)
+    assert parsed == (control or TimeControl(0.5, 0.1))
+
+
+@pytest.mark.parametrize("text", ["", "5m", "300+", "-3", "0", "1+2+3", "100000"])
+def test_a_bad_time_control_says_what_is_wrong(text: str) -> None:
+    with pytest.raises(CincoError, match="turn timer"):
+        TimeControl.parse(text)
+
+
+def test_the_clock_message_round_trips_and_is_version_2() -> None:
+    clock = Clock("t1", 12, (250.5, 300.0), 0, 300.0, 10.0)
+    data = json.loads(json.dumps(clock.to_dict()))
+    assert data["v"] == 2 and message_from_dict(data) == clock
+    with pytest.raises(EventError, match="version"):
+        message_from_dict({**data, "v": 1})  # version 1 had no clock
+    assert message_from_dict({"type": "subscribe", "v": 1, "after": 3}) == Subscribe(3)
+    for bad in ({"remaining": "x"}, {"running": "0"}, {"reserve": None}, {"table": 3}):
+        with pytest.raises(EventError):
+            message_from_dict({**data, **bad})
+
+
+def test_the_terminal_shows_the_clocks() -> None:
+    import cinco
+    from cinco.core.config import Seat
+    from cinco.core.table import Table
+
+    config = cinco.default_registry().configure(2, seats=[Seat("Ann"), Seat("Bob")])
+    with Table.create(config) as table:
+        handle = table.seat(0)
+        view = RemoteView(0)
+        for envelope in handle.events():
+            view.take(envelope)
+    assert clock_line(view) == ""  # no timer
+    view.take(Clock("t", view.seq, (125.2, 3.0), 1, 300, 10))
+    line = clock_line(view)
+    assert line.startswith("Clocks: Ann 2:06 · Bob 0:0") and line.endswith("◀")
+
+
+@pytest.fixture
+def fake() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def client(tmp_path: Path, fake: FakeTime) -> Iterator[TestClient]:
+    app = create_app(tmp_path / "server.db", rate=10_000, now=fake, clock_tick=0.01)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def seek(ws: object, done: object, frames: list[Frame]) -> Frame:
+    """The last frame already read that satisfies *done*, or the next one that does."""
+    for frame in reversed(frames):
+        if done(frame):  # type: ignore[operator]
+            return frame
+    return until(ws, done, frames)  # type: ignore[arg-type]
+
+
+def is_clock(frame: Frame) -> bool:
+    return frame["type"] == "clock"
+
+
+def test_clocks_are_sent_and_a_bot_moves_for_a_person_out_of_time(
+    client: TestClient, fake: FakeTime
+) -> None:
+    table = new_table(client, bots={"2": "greedy"}, timer="10+2")
+    assert client.get(f"/api/tables/{table['table']}").json()["timer"] == {
+        "reserve": 10.0,
+        "increment": 2.0,
+    }
+    ann = join(client, table["code"], "Ann")
+    frames: list[Frame] = []
+    with (
+        client.websocket_connect("/ws/watch", headers=auth(table["watch"])) as watcher,
+        client.websocket_connect(f"/ws/tables/{table['table']}", headers=auth(ann["token"])) as ws,
+    ):
+        ws.send_text(msg("subscribe", after=-1))
+        watcher.send_text(msg("subscribe", after=-1))
+        until(ws, is_answer, frames)  # the subscription's answer
+        # Whoever starts, Ann's clock runs at her first prompt.
+        prompt = seek(ws, lambda f: f["type"] == "prompt", frames)
+        clock = seek(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
+        assert clock["remaining"] == [10.0, 10.0] and clock["increment"] == 2.0
+        fake.now += 3
+        ws.send_text(msg("submit", command=a_move(prompt)))
+        assert until(ws, is_answer, frames)["type"] == "accepted"
+        # The bot moves; Ann's clock runs again, with 10 - 3 + 2 seconds.
+        clock = until(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
+        assert clock["remaining"][0] == pytest.approx(9.0)
+        prompt = seek(ws, lambda f: f["type"] == "prompt", frames)
+        fake.now += 9.5  # Ann thinks too long: the server's watcher sees her clock at zero
+        told = until(
+            ws,
+            lambda f: (
+                f["type"] == "event"
+                and f["event"]["type"] == "notice"
+                and f["event"]["code"] == "played_for"
+            ),
+            frames,
+        )
+        assert told["event"]["params"] == {"name": "Ann", "bot": "greedy", "reason": "timeout"}
+        moved = until(ws, lambda f: f["type"] == "event" and f["event"]["type"] == "turn_ended")
+        assert moved["event"]["seat"] == 0
+        clock = until(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
+        assert clock["remaining"][0] == pytest.approx(2.0)  # zero, plus the increment
+        # The spectator was told too, and sees the same clocks.
+        seen: list[Frame] = []
+        until(watcher, lambda f: f["type"] == "event" and f["seq"] == told["seq"], seen)
+        assert any(is_clock(f) for f in seen)
+        # Ann is prompted again, on her own clock's 2 seconds.
+        prompt = seek(ws, lambda f: f["type"] == "prompt" and f["seq"] > told["seq"], frames)
+        assert prompt["seat"] == 0
+
+
+def test_a_stand_in_stops_the_persons_clock(client: TestClient, fake: FakeTime) -> None:
+    table = new_table(client, players=2, timer="30+0", grace=0)
+    ann = join(client, table["code"], "Ann")
+    bob = join(client, table["code"], "Bob")
+    frames: list[Frame] = []
+    with client.websocket_connect(f"/ws/tables/{table['table']}", headers=auth(bob["token"])) as ws:
+        ws.send_text(msg("subscribe", after=-1))
+        until(ws, is_answer, frames)
+        # Ann never comes: a bot plays for her at once (grace 0), and her clock never runs.
+        answered = -1
+        for _ in range(6):
+            prompt = seek(ws, lambda f, a=answered: f["type"] == "prompt" and f["seq"] > a, frames)
+            fake.now += 1
+            ws.send_text(msg("submit", command=a_move(prompt)))
+            answered = until(ws, is_answer, frames)["seq"]
+        clocks = [f for f in frames if is_clock(f)]
+        assert all(f["running"] in (1, None) for f in clocks)
+        assert clocks[-1]["remaining"][0] == 30.0
+        assert clocks[-1]["remaining"][1] == pytest.approx(30.0 - 6, abs=1.01)
+    assert ann["seat"] == 0
+
+
+def test_a_bad_timer_is_refused(client: TestClient) -> None:
+    for bad in ("soon", "0+1", {"reserve": "x"}, 300, {"reserve": 1e9}):
+        response = client.post("/api/tables", json={"players": 2, "timer": bad})
+        assert response.status_code == 400, bad
+        assert "timer" in response.json()["message"]
