@@ -15,8 +15,6 @@ import json
 import os
 import random
 import re
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,64 +25,16 @@ from typing import Any
 
 import kivy_scenarios as ks  # prepares Kivy's environment first
 from kivy.clock import Clock
+from live_server import CINCO, Server, free_port
 
 from cinco.core.events import GameEnded, Undone, event_from_dict
 from cinco.frontends.kivy_app.app import CincoApp
 from cinco.frontends.kivy_app.online import RemoteSession, load_settings
-from cinco.frontends.net.client import Lobby, NetError
+from cinco.frontends.net.client import Lobby
 from cinco.frontends.options import PlayOptions
 
 Step = Iterator[float | Callable[[], bool]]
-CINCO = Path(sys.executable).parent / "cinco"
 check, tap, tap_at, shot = ks.check, ks.tap, ks.tap_at, ks.shot
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """``cinco serve`` in a subprocess (as in test_server_live.py)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.db, self.log = folder / "server.db", folder / "server.log"
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [CINCO, "serve", "--port", str(self.port), "--db", str(self.db)]
-                + ["--bot-delay", "0"],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                Lobby(self.url, timeout=1).tables()
-                return
-            except NetError:
-                assert self.process.poll() is None, self.log.read_text()
-                time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()}")
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 def press(widget: Any) -> Step:
@@ -263,7 +213,7 @@ def against_a_bot(app: CincoApp, folder: Path | None, work: Path) -> Step:
     """Create a table with a server-side bot by touch; an unreachable server says so; the
     game plays to its end by taps; the server is killed mid-game and started again: the app
     says "Reconnecting…" and carries on; the record exported from the server matches."""
-    server = Server(work)
+    server = Server(work / "server.db", log=work / "server.log")
     server.start()
     try:
         yield from open_online(app)
@@ -331,7 +281,7 @@ def against_a_terminal_bot(app: CincoApp, folder: Path | None, work: Path) -> St
     """Create a table with a free seat: the codes are shown large; a ``cinco join --bot``
     client in its own process takes the seat with the invite code read off the screen; the
     game starts on its own and the two play a whole game."""
-    server = Server(work)
+    server = Server(work / "server.db", log=work / "server.log")
     server.start()
     client: subprocess.Popen[str] | None = None
     try:

@@ -10,10 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,59 +20,12 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
+from live_server import CINCO, Server, free_port
+
 from cinco.core.commands import Command
 from cinco.core.events import GameEnded, event_from_dict
 from cinco.core.protocol import Accepted, Submit
-from cinco.frontends.net.client import Lobby, NetError, Session
-
-CINCO = Path(sys.executable).parent / "cinco"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """``cinco serve`` in a subprocess."""
-
-    def __init__(self, db: Path, port: int, log: Path) -> None:
-        self.db, self.port, self.log = db, port, log
-        self.url = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [CINCO, "serve", "--port", str(self.port), "--db", str(self.db)]
-                + ["--bot-delay", "0"],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                Lobby(self.url, timeout=1).tables()
-                return
-            except NetError:
-                assert self.process.poll() is None, self.log.read_text()
-                time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()}")
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+from cinco.frontends.net.client import Lobby, Session
 
 
 @pytest.fixture

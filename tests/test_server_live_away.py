@@ -21,7 +21,8 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from test_server_live import CINCO, Server, cinco, free_port
+from live_server import CINCO, Server, free_port
+from test_server_live import cinco
 
 from cinco.core.events import GameEnded, Notice, TurnEnded, event_from_dict
 from cinco.core.protocol import Clock, Submit

@@ -19,7 +19,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -35,6 +34,7 @@ psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
+from live_server import CINCO, Server, free_port  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from cinco.core.commands import Command  # noqa: E402
@@ -46,15 +46,6 @@ from cinco.core.table import Table  # noqa: E402
 from cinco.frontends.net.client import Lobby, NetError, Session  # noqa: E402
 from cinco.frontends.net.storage import open_sink, open_store  # noqa: E402
 from cinco.frontends.net.store_pg import LEASE_SECONDS, POOL, LeaseLost, PgStore  # noqa: E402
-
-CINCO = Path(sys.executable).parent / "cinco"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def postgres_bin() -> Path | None:
@@ -154,45 +145,6 @@ def postgres() -> Iterator[Postgres]:
 def db(postgres: Postgres) -> str:
     """A new, empty database of the test's own."""
     return postgres.new_database()
-
-
-class Server:
-    """``cinco serve --db postgresql://…`` in a subprocess."""
-
-    def __init__(self, db: str, port: int, log: Path) -> None:
-        self.db, self.port, self.log = db, port, log
-        self.url = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [CINCO, "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0"],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                Lobby(self.url, timeout=1).tables()
-                return
-            except NetError:
-                assert self.process.poll() is None, self.log.read_text()
-                time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()}")
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @pytest.fixture
