@@ -10,7 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from cinco.frontends.net.client import Lobby, NetError
+from cinco.core.commands import Command
+from cinco.core.protocol import Accepted, Submit
+from cinco.frontends.net.client import Lobby, NetError, Session
 
 CINCO = Path(sys.executable).parent / "cinco"
 
@@ -63,3 +65,23 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def first_legal(session: Session) -> Command | None:
+    legal = session.view.legal()
+    return None if legal is None else next(iter(legal))
+
+
+def play(session: Session, moves: int | None, timeout: float = 90) -> int:
+    """Make up to *moves* moves (``None``: to the end) as the server prompts them."""
+    made = 0
+    deadline = time.monotonic() + timeout
+    while not session.view.over and (moves is None or made < moves):
+        assert time.monotonic() < deadline
+        command = first_legal(session)
+        if command is None:
+            session.receive(timeout=0.5)
+            continue
+        if isinstance(session.request(Submit(command)), Accepted):
+            made += 1
+    return made

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,11 +19,9 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from live_server import CINCO, Server, free_port
+from live_server import CINCO, Server, free_port, play
 
-from cinco.core.commands import Command
 from cinco.core.events import GameEnded, event_from_dict
-from cinco.core.protocol import Accepted, Submit
 from cinco.frontends.net.client import Lobby, Session
 
 
@@ -79,26 +76,6 @@ def test_two_bot_clients_play_a_whole_game(server: Server, tmp_path: Path) -> No
     replayed = cinco("replay", str(record), "--json")
     assert replayed.returncode == 0, replayed.stderr
     assert json.loads(replayed.stdout)["result"] is not None
-
-
-def first_legal(session: Session) -> Command | None:
-    legal = session.view.legal()
-    return None if legal is None else next(iter(legal))
-
-
-def play(session: Session, moves: int | None) -> int:
-    """Make up to *moves* moves (``None``: to the end) as the server prompts them."""
-    made = 0
-    deadline = time.monotonic() + 60
-    while not session.view.over and (moves is None or made < moves):
-        assert time.monotonic() < deadline
-        command = first_legal(session)
-        if command is None:
-            session.receive(timeout=0.5)
-            continue
-        if isinstance(session.request(Submit(command)), Accepted):
-            made += 1
-    return made
 
 
 def test_kill_9_and_restart_the_game_goes_on(server: Server) -> None:

@@ -34,13 +34,12 @@ psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
-from live_server import CINCO, Server, free_port  # noqa: E402
+from live_server import CINCO, Server, free_port, play  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
-from cinco.core.commands import Command  # noqa: E402
 from cinco.core.config import Seat  # noqa: E402
 from cinco.core.events import GameEnded, event_from_dict  # noqa: E402
-from cinco.core.protocol import Accepted, Submit, Subscribe  # noqa: E402
+from cinco.core.protocol import Accepted, Subscribe  # noqa: E402
 from cinco.core.registry import default_registry  # noqa: E402
 from cinco.core.table import Table  # noqa: E402
 from cinco.frontends.net.client import Lobby, NetError, Session  # noqa: E402
@@ -173,26 +172,6 @@ def get(url: str) -> tuple[int, dict[str, str], dict[str, object]]:
     except urllib.error.HTTPError as exc:
         headers = {key.lower(): value for key, value in exc.headers.items()}
         return exc.code, headers, json.loads(exc.read())
-
-
-def first_legal(session: Session) -> Command | None:
-    legal = session.view.legal()
-    return None if legal is None else next(iter(legal))
-
-
-def play(session: Session, moves: int | None) -> int:
-    """Make up to *moves* moves (``None``: to the end) as the server prompts them."""
-    made = 0
-    deadline = time.monotonic() + 90
-    while not session.view.over and (moves is None or made < moves):
-        assert time.monotonic() < deadline
-        command = first_legal(session)
-        if command is None:
-            session.receive(timeout=0.5)
-            continue
-        if isinstance(session.request(Submit(command)), Accepted):
-            made += 1
-    return made
 
 
 def stored_seqs(db: str, table: str) -> list[int]:
