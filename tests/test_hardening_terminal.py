@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 from terminal_script import play_script
+from tmux_terminal import TMUX, Terminal
 
 from cinco.core.config import Seat
 from cinco.core.events import TurnEnded
@@ -35,7 +36,6 @@ from cinco.frontends.terminal.app import PLAIN_PASS_LINES
 from cinco.frontends.terminal.screen import Screen
 
 CINCO = Path(sys.executable).parent / "cinco"
-TMUX = shutil.which("tmux")
 
 
 def run_cli(args: list[str], text: str, data: Path) -> Result:
@@ -390,35 +390,6 @@ def test_sigterm_ends_the_arenas_workers(tmp_path: Path) -> None:
 
 
 # -- in a real terminal -------------------------------------------------------------------------
-
-
-class Terminal:
-    def __init__(self, socket: Path) -> None:
-        self.socket = socket
-
-    def tmux(self, *args: str) -> str:
-        assert TMUX is not None
-        return subprocess.run(
-            [TMUX, "-S", str(self.socket), *args], check=True, capture_output=True, text=True
-        ).stdout
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "game")
-
-    def keys(self, *keys: str) -> None:
-        for key in keys:
-            if key:
-                self.tmux("send-keys", "-t", "game", "-l", key)
-            self.tmux("send-keys", "-t", "game", "Enter")
-
-    def wait_for(self, check: object, what: str, timeout: float = 20) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if check(screen):  # type: ignore[operator]
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"the screen never showed {what}:\n{self.screen()}")
 
 
 @pytest.fixture

@@ -19,8 +19,7 @@ import string
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,13 +29,13 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
+from tmux_terminal import TMUX, Terminal
 
 from cinco.core import i18n
 from cinco.core.i18n_tools import POT, ROOT, pybabel_steps
 
 LOCALE = ROOT / "core" / "locale"
 CINCO = str(Path(sys.executable).with_name("cinco"))
-TMUX = shutil.which("tmux")
 
 #: The shipped languages other than the source, and those of them that are complete.
 TRANSLATED = [code for code in i18n.LANGUAGES if code != i18n.SOURCE_LANGUAGE]
@@ -372,35 +371,6 @@ def test_records_are_language_neutral(pseudo_dir: Path, tmp_path: Path) -> None:
 
 
 # -- the terminal game in each language, under tmux -------------------------------------------
-
-
-class Terminal:
-    def __init__(self, socket: Path) -> None:
-        self.socket = socket
-
-    def tmux(self, *args: str) -> str:
-        assert TMUX is not None
-        return subprocess.run(
-            [TMUX, "-S", str(self.socket), *args], check=True, capture_output=True, text=True
-        ).stdout
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "game")
-
-    def keys(self, *keys: str) -> None:
-        for key in keys:
-            if key:
-                self.tmux("send-keys", "-t", "game", "-l", key)
-            self.tmux("send-keys", "-t", "game", "Enter")
-
-    def wait_for(self, check: Callable[[str], bool], what: str, timeout: float = 20) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if check(screen):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"the screen never showed {what}:\n{self.screen()}")
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmux_terminal import TMUX, Terminal
 
 from cinco.core.events import CardPlayed, TurnEnded, Undone
 from cinco.core.record import load_record
@@ -20,36 +20,7 @@ from cinco.core.state import fold
 
 pytestmark = pytest.mark.tmux
 
-TMUX = shutil.which("tmux")
 CINCO = Path(sys.executable).parent / "cinco"
-
-
-class Terminal:
-    def __init__(self, socket: Path) -> None:
-        self.socket = socket
-
-    def tmux(self, *args: str) -> str:
-        assert TMUX is not None
-        return subprocess.run(
-            [TMUX, "-S", str(self.socket), *args], check=True, capture_output=True, text=True
-        ).stdout
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "game")
-
-    def keys(self, *keys: str) -> None:
-        for key in keys:
-            self.tmux("send-keys", "-t", "game", "-l", key)
-            self.tmux("send-keys", "-t", "game", "Enter")
-
-    def wait_for(self, check: Callable[[str], bool], what: str, timeout: float = 20) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if check(screen):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"the screen never showed {what}:\n{self.screen()}")
 
 
 @pytest.fixture

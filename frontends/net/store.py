@@ -33,7 +33,7 @@ from cinco.core.record import dumps
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
+    created DOUBLE PRECISION NOT NULL,  -- SQLite reads it as REAL; PostgreSQL shares it
     settings TEXT NOT NULL,
     invite_hash TEXT NOT NULL UNIQUE,
     watch_hash TEXT NOT NULL UNIQUE,

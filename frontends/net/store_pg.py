@@ -39,6 +39,7 @@ from cinco.core.events import Event
 from cinco.core.record import dumps
 
 from .store import ADDED, SeatRow, TableRow
+from .store import SCHEMA as STORE_SCHEMA
 
 logger = logging.getLogger("cinco.server")
 
@@ -48,33 +49,10 @@ LEASE_SECONDS = 10.0
 #: transaction; a table holds no connection between two turns).
 POOL = 8
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    created DOUBLE PRECISION NOT NULL,
-    settings TEXT NOT NULL,
-    invite_hash TEXT NOT NULL UNIQUE,
-    watch_hash TEXT NOT NULL UNIQUE,
-    owner_hash TEXT NOT NULL,
-    state TEXT NOT NULL DEFAULT 'waiting',
-    rematch TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    name TEXT,
-    bot TEXT,
-    level TEXT,
-    token_hash TEXT,
-    held TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (table_id, seq)
-);
+#: The lobby's three tables as in SQLite (store.py), and the processes' leases.
+SCHEMA = (
+    STORE_SCHEMA
+    + """
 CREATE TABLE IF NOT EXISTS servers (
     id TEXT PRIMARY KEY,
     address TEXT NOT NULL,
@@ -87,6 +65,7 @@ CREATE TABLE IF NOT EXISTS leases (
     expires TIMESTAMPTZ NOT NULL
 );
 """
+)
 #: Serializes the schema's creation among processes starting at once.
 SCHEMA_LOCK = 0x43696E636F  # "Cinco"
 
