@@ -299,7 +299,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         per_table = idle_memory(Path(tmp), args.idle)
     print(f"memory per idle table: {per_table:.0f} KiB (over {args.idle} seated tables)")
-    print(f"largest step with p99 <= 100 ms: {held if held is not None else 'none'} tables")
+    print(f"largest step with p99 <= 100 ms: {f'{held} tables' if held is not None else 'none'}")
 
 
 if __name__ == "__main__":

@@ -654,6 +654,8 @@ def _serve(
     del setup
     while referee.open:
         operation, port, payload, answer = requests.get()
+        if not answer.set_running_or_notify_cancel():
+            continue  # its caller gave up (an awaiting task was cancelled): nothing was done
         try:
             answer.set_result(referee.serve(operation, port, payload))
         except BaseException as exc:  # a bug must reach the caller, never kill the table
@@ -1133,6 +1135,14 @@ class SeatHandle:
         else:
             self._view = evolve(self._view, event)
         self._legal = None if type(event) in (TurnEnded, GameEnded, Undone) else self._legal
+
+    def send(self, message: Submit | Check | Undo | Hint) -> Future[Message]:
+        """The table's answer to *message* as a future, without waiting for it: what
+        :meth:`submit`, :meth:`check`, :meth:`undo` and :meth:`hint` wait for. An event loop
+        awaits it (``await asyncio.wrap_future(handle.send(message))``) instead of holding a
+        thread; call :meth:`pump` after it is answered to take in the turn's messages."""
+        answer: Future[Message] = self._line.send("request", self._port, message)
+        return answer
 
     def _request(self, message: Message) -> Any:
         answer = self._line.call("request", self._port, message)

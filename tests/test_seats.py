@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,7 @@ from cinco.core.protocol import (
     Refused,
     Submit,
     Subscribe,
+    Undo,
     message_from_dict,
 )
 from cinco.core.saves import new_record_path
@@ -259,6 +261,35 @@ def test_a_handle_used_from_inside_the_table_is_refused_not_deadlocked() -> None
         Hook.handle = table.seat(1)
         ann.submit(first_play(ann.legal()))
     assert seats_seen and all(getattr(a, "code", None) == "busy" for a in seats_seen)
+
+
+def test_a_request_its_caller_gave_up_is_not_carried_out_and_the_table_goes_on() -> None:
+    """An event loop awaits ``handle.send(...)``; a cancelled task cancels the request it
+    was waiting for. Cancelled before the table reached it, it is skipped; the table's
+    thread must not die answering it (it did: the server's shutdown then hung)."""
+    entered, release = threading.Event(), threading.Event()
+
+    class Slow:
+        @hookimpl
+        def cinco_event(self, game: Game, event: Event) -> None:
+            if isinstance(event, TurnEnded) and not release.is_set():
+                entered.set()
+                release.wait(10)
+
+    registry = Registry(entry_points=False, plugins=[Slow()])
+    with Table.create(two_people(seed=6), registry=registry) as table:
+        ann = table.seat(0)
+        first = ann.send(Submit(first_play(ann.legal())))
+        assert entered.wait(10)  # the table is busy with Ann's turn
+        given_up = ann.send(Undo())
+        assert given_up.cancel()
+        release.set()
+        assert isinstance(first.result(10), Accepted)
+        # The undo was never carried out; the table still answers, and would allow it.
+        assert not any(isinstance(e.event, Undone) for e in ann.events())
+        assert isinstance(ann.undo(), Accepted)
+        assert any(isinstance(e.event, Undone) for e in ann.events())
+    assert ann.undo() == Refused("table_closed")  # close() returned
 
 
 # -- persistence ---------------------------------------------------------------------------------

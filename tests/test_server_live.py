@@ -11,6 +11,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from live_server import CINCO, Server, free_port, play
+from live_server import CINCO, Server, first_legal, free_port, play
 
 from cinco.core.events import GameEnded, event_from_dict
 from cinco.frontends.net.client import Lobby, Session
@@ -99,6 +100,38 @@ def test_kill_9_and_restart_the_game_goes_on(server: Server) -> None:
     referee = [event_from_dict(json.loads(line)) for line in lines]
     assert isinstance(referee[-1], GameEnded)
     assert [e.event for e in session.view.log] == [e.seen_by(seat["seat"]) for e in referee]
+
+
+def test_kill_9_keeps_the_turn_timers(server: Server) -> None:
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 2, "bots": {"2": "greedy"}, "timer": "600"})
+    seat = lobby.join(table["code"], "Ann")
+    session = Session(lobby, table=table["table"], token=seat["token"], seat=seat["seat"])
+    session.connect()
+    try:
+        for _ in range(3):
+            while first_legal(session) is None:  # Ann's turn: her clock runs
+                session.receive(timeout=0.5)
+            time.sleep(0.4)
+            assert play(session, 1) == 1
+        moved = session.view.clock
+        while session.view.clock is moved or session.view.clock.running != seat["seat"]:
+            session.receive(timeout=0.5)  # the bot has moved: Ann's turn began, and is stored
+        spent = 600 - session.view.clock.remaining[seat["seat"]]
+        assert spent >= 1.2
+        server.kill()
+        server.start()
+        before = session.view.clock
+        deadline = time.monotonic() + 30
+        while session.view.clock is before:  # the client connects again by itself
+            assert time.monotonic() < deadline
+            session.receive(timeout=0.5)
+        clock = session.view.clock
+        assert clock is not None and clock.running == seat["seat"]
+        # Not 600 again: what Ann had spent before the crash is still spent.
+        assert clock.remaining[seat["seat"]] == pytest.approx(600 - spent, abs=0.3)
+    finally:
+        session.close()
 
 
 def test_a_person_joins_in_the_terminal_and_leaves(server: Server, tmp_path: Path) -> None:

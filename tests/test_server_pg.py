@@ -217,6 +217,9 @@ def test_store_round_trip_tables_seats_and_events_in_order(db: str) -> None:
         ]
         assert [s.held for s in store.seats("t2")] == ["h", None]
         assert store.find("w2", "watch") == "t2" and store.find("nope", "invite") is None
+        assert store.clocks("t1") is None
+        store.set_clocks("t1", {"turn": 4, "left": [12.5, 30.0], "running": 1})
+        assert store.clocks("t1") == {"turn": 4, "left": [12.5, 30.0], "running": 1}
 
         registry = default_registry()
         config = registry.configure(
@@ -257,6 +260,8 @@ def test_a_process_without_the_lease_cannot_write(db: str) -> None:
         assert found is not None and found.owner == holder.owner and found.left > 0
         with pytest.raises(LeaseLost):
             other.set_seat("t1", 0, "Eve", "x")
+        with pytest.raises(LeaseLost):
+            other.set_clocks("t1", {"left": [1.0, 1.0], "running": None})
         with pytest.raises(LeaseLost):
             other.sink("t1")  # fenced from its first transaction
         assert holder.seats("t1")[0].name is None

@@ -8,8 +8,10 @@ Networked play: issue 12, docs/server.md (turn timers), docs/seat-protocol.md (`
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,7 @@ from cinco.frontends.net.client import RemoteView
 from cinco.frontends.net.clock import Clocks, TimeControl
 from cinco.frontends.net.play import clock_line
 from cinco.frontends.net.server import create_app
+from cinco.frontends.net.store import Store
 
 
 class FakeTime:
@@ -203,3 +206,101 @@ def test_a_bad_timer_is_refused(client: TestClient) -> None:
         response = client.post("/api/tables", json={"players": 2, "timer": bad})
         assert response.status_code == 400, bad
         assert "timer" in response.json()["message"]
+
+
+def _ann_spends_time_then_the_server_stops(
+    db: Path, fake: FakeTime, *, crash: bool
+) -> tuple[str, str, dict[str, Any]]:
+    """Ann (a person, against a bot) spends 3 s on a move, then 4 s on the next, and the
+    server stops (``crash``: the store is left as ``kill -9`` would leave it, as it was
+    before the stop). The table's id, Ann's token, and the stored readings."""
+    app = create_app(db, rate=10_000, now=fake, clock_tick=0.01)
+    with TestClient(app) as client:
+        table = new_table(client, bots={"2": "greedy"}, timer="10+2")
+        ann = join(client, table["code"], "Ann")
+        frames: list[Frame] = []
+        url = f"/ws/tables/{table['table']}"
+        with client.websocket_connect(url, headers=auth(ann["token"])) as ws:
+            ws.send_text(msg("subscribe", after=-1))
+            until(ws, is_answer, frames)
+            prompt = seek(ws, lambda f: f["type"] == "prompt", frames)
+            seek(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
+            fake.now += 3
+            ws.send_text(msg("submit", command=a_move(prompt)))
+            assert until(ws, is_answer, frames)["type"] == "accepted"
+            clock = until(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
+            assert clock["remaining"][0] == pytest.approx(9.0)
+            fake.now += 4  # Ann is thinking when the server stops
+        during = Store(db).clocks(table["table"])
+    assert during is not None
+    if crash:
+        Store(db).set_clocks(table["table"], during)
+    stored = Store(db).clocks(table["table"])
+    assert stored is not None
+    return table["table"], ann["token"], stored
+
+
+def _clocks_after_restart(db: Path, fake: FakeTime, table: str, token: str) -> Frame:
+    fake.now += 600  # the server is down for ten minutes: nobody's time
+    app = create_app(db, rate=10_000, now=fake, clock_tick=0.01)
+    with TestClient(app) as client:
+        frames: list[Frame] = []
+        with client.websocket_connect(f"/ws/tables/{table}", headers=auth(token)) as ws:
+            ws.send_text(msg("subscribe", after=-1))
+            until(ws, is_answer, frames)
+            return seek(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
+
+
+def test_the_clocks_outlive_a_restart_of_the_server(tmp_path: Path, fake: FakeTime) -> None:
+    db = tmp_path / "server.db"
+    table, token, stored = _ann_spends_time_then_the_server_stops(db, fake, crash=False)
+    # A server that stops cleanly stores the running clock as it is: 9 - 4 seconds.
+    assert stored["running"] == 0 and stored["left"] == [pytest.approx(5.0), 10.0]
+    clock = _clocks_after_restart(db, fake, table, token)
+    assert clock["remaining"] == [pytest.approx(5.0), 10.0]
+
+
+def test_after_kill_9_the_clocks_resume_from_the_turns_start(
+    tmp_path: Path, fake: FakeTime
+) -> None:
+    db = tmp_path / "server.db"
+    table, token, stored = _ann_spends_time_then_the_server_stops(db, fake, crash=True)
+    # Each change of turn is stored: Ann's clock when her turn began.
+    assert stored["running"] == 0 and stored["left"] == [pytest.approx(9.0), 10.0]
+    clock = _clocks_after_restart(db, fake, table, token)
+    assert clock["remaining"] == [pytest.approx(9.0), 10.0]
+
+
+def test_clocks_stored_before_a_move_give_its_player_the_increment(
+    tmp_path: Path, fake: FakeTime
+) -> None:
+    db = tmp_path / "server.db"
+    table, token, stored = _ann_spends_time_then_the_server_stops(db, fake, crash=False)
+    # Readings from a turn before (Ann moved, and the server died before it stored them):
+    assert isinstance(stored["turn"], int)
+    Store(db).set_clocks(table, {**stored, "turn": stored["turn"] - 2, "left": [6.0, 10.0]})
+    clock = _clocks_after_restart(db, fake, table, token)
+    assert clock["remaining"] == [pytest.approx(8.0), 10.0]
+
+
+@pytest.mark.parametrize(
+    "bad", ["not json", '{"left": [1.0]}', '{"left": [1, "x"]}', '{"left": [5, 5], "running": 7}']
+)
+def test_bad_stored_clocks_start_again_from_the_reserve(
+    tmp_path: Path, fake: FakeTime, bad: str
+) -> None:
+    db = tmp_path / "server.db"
+    table, token, _stored = _ann_spends_time_then_the_server_stops(db, fake, crash=False)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE tables SET clocks = ? WHERE id = ?", (bad, table))
+    clock = _clocks_after_restart(db, fake, table, token)
+    assert clock["remaining"] == [10.0, 10.0]
+
+
+def test_clock_doctests() -> None:
+    import doctest
+
+    from cinco.frontends.net import clock
+
+    results = doctest.testmod(clock, optionflags=doctest.ELLIPSIS)
+    assert results.attempted >= 10 and results.failed == 0

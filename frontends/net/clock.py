@@ -27,6 +27,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cinco.core.errors import CincoError
 from cinco.core.i18n import _
@@ -112,6 +113,53 @@ class Clocks:
     def snapshot(self) -> tuple[float, ...]:
         """Every seat's seconds left now, rounded to milliseconds."""
         return tuple(round(self.remaining(seat), 3) for seat in range(len(self.left)))
+
+    def readings(self) -> dict[str, Any]:
+        """What the store keeps so that the clocks outlive a restart of the server: every
+        seat's seconds left now, and whose clock runs.
+
+        >>> clocks = Clocks(TimeControl.of(60, 5), 2, now=lambda: 0.0)
+        >>> clocks.start(1)
+        >>> clocks.readings()
+        {'left': [60.0, 60.0], 'running': 1}
+        """
+        return {"left": list(self.snapshot()), "running": self.running}
+
+    def resume(self, readings: object, *, moved: bool = False) -> bool:
+        """Set every seat's time left from *readings* (as :meth:`readings` made them), all
+        clocks stopped; if the seat that was running has *moved* since (its turn ended before
+        the server stopped), it gains the increment. ``False``, and nothing changed, if the
+        readings do not fit these clocks (another number of seats, a value out of range).
+
+        >>> clocks = Clocks(TimeControl.of(60, 5), 2, now=lambda: 0.0)
+        >>> clocks.resume({"left": [12.5, 40.0], "running": 0}, moved=True), clocks.left
+        (True, [17.5, 40.0])
+        >>> clocks.resume({"left": [1e9, 40.0], "running": None}), clocks.left
+        (False, [17.5, 40.0])
+        """
+        if not isinstance(readings, dict):
+            return False
+        left, running = readings.get("left"), readings.get("running")
+        if not isinstance(left, list) or len(left) != len(self.left):
+            return False
+        if any(
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not 0 <= value <= LONGEST  # NaN fails this too
+            for value in left
+        ):
+            return False
+        if running is not None and (
+            isinstance(running, bool)
+            or not isinstance(running, int)
+            or not 0 <= running < len(left)
+        ):
+            return False
+        self.left = [float(value) for value in left]
+        self.running = None
+        if moved and running is not None:
+            self.left[running] = min(LONGEST, self.left[running] + self.control.increment)
+        return True
 
     def stop(self, *, moved: bool = True) -> None:
         """Stop the running clock; if its player *moved* (their turn ended), add the

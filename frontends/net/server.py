@@ -401,6 +401,8 @@ class Hub:
             for task in [room.bots, room.timer, *room.away.values()]:
                 if task is not None:
                     task.cancel()
+            if room.state == "playing":
+                self._save_clocks(room)  # the clock that runs, as it is now
             if room.table is not None:
                 await asyncio.to_thread(room.table.close)
         if self.store is not None:
@@ -682,6 +684,7 @@ class Hub:
             self.db_store.set_state(room.id, "over")
         if not status.is_over:
             self._start_clocks(room)
+            self._resume_clocks(room)
             self._sync_clocks(room)
             self._watch_seats(room)
         self._kick_bots(room)
@@ -764,6 +767,33 @@ class Hub:
         room.clocks = Clocks(control, len(room.seats), now=self.now)
         room.timer = asyncio.get_running_loop().create_task(self._timer_loop(room))
 
+    def _resume_clocks(self, room: Room) -> None:
+        """Set a restored table's clocks from the readings stored at its last change (or at
+        the last stop). Time the server was down is nobody's; after a ``kill -9`` the
+        person to move gets back what they had spent of the turn under way."""
+        clocks = room.clocks
+        spectator = room.handles.get(SPECTATOR)
+        if clocks is None or spectator is None:
+            return
+        readings = self.db_store.clocks(room.id)
+        if readings is None:
+            return
+        turn = readings.get("turn")
+        moved = isinstance(turn, int) and turn != spectator.view.turn
+        if not clocks.resume(readings, moved=moved):
+            logger.warning("table %s: its stored clocks do not fit: they start again", room.id)
+
+    def _save_clocks(self, room: Room) -> None:
+        clocks = room.clocks
+        spectator = room.handles.get(SPECTATOR)
+        if clocks is None or spectator is None:
+            return
+        readings = {"turn": spectator.view.turn, **clocks.readings()}
+        try:
+            self.db_store.set_clocks(room.id, readings)
+        except Exception:  # any store's error: the game goes on, a restart loses this turn
+            logger.exception("table %s: its clocks could not be stored", room.id)
+
     def _clock_message(self, room: Room) -> Clock | None:
         clocks = room.clocks
         spectator = room.handles.get(SPECTATOR)
@@ -797,6 +827,7 @@ class Hub:
         clocks.stop(moved=moved)
         clocks.start(running)
         room.clock_key = key
+        self._save_clocks(room)
         clock = self._clock_message(room)
         assert clock is not None
         for client in room.clients:
@@ -887,13 +918,11 @@ class Hub:
                 table = room.table
                 if table is None or room.state == "over":
                     return
-                status = await asyncio.to_thread(table.status)
-                if status.is_over or not status.bot_to_move or status.problem is not None:
-                    return
-                answer = await asyncio.to_thread(table.play_bot_turn)
+                answer = await asyncio.wrap_future(table.start_bot_turn())
                 self._flush(room)
                 if not isinstance(answer, Accepted):
-                    logger.warning("table %s: a bot's turn was refused: %s", room.id, answer)
+                    if answer.code != "no_bot_to_move":  # a person's turn, or the end
+                        logger.warning("table %s: a bot's turn was refused: %s", room.id, answer)
                     return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
@@ -917,20 +946,13 @@ class Hub:
             if room.table is None or handle is None:
                 return Refused("not_started")
             answer: Message
-            if isinstance(message, Submit):
-                answer = await asyncio.to_thread(handle.submit, message.command)
-            elif isinstance(message, Check):
-                refusal = await asyncio.to_thread(handle.check, message.command)
-                answer = refusal if refusal is not None else Accepted(-1)
-            elif isinstance(message, Undo):
-                if message.check:
-                    refusal = await asyncio.to_thread(handle.undo_refusal)
-                    answer = refusal if refusal is not None else Accepted(-1)
-                else:
-                    answer = await asyncio.to_thread(handle.undo)
-            elif isinstance(message, Hint):
-                seconds = min(message.seconds, 5.0)
-                answer = await asyncio.to_thread(handle.hint, message.bots, seconds)
+            if isinstance(message, Hint):
+                message = Hint(message.bots, min(message.seconds, 5.0))
+            if isinstance(message, Submit | Check | Undo | Hint):
+                # Straight to the table's thread and back: no worker thread in between.
+                answer = await asyncio.wrap_future(handle.send(message))
+                if isinstance(message, Check) or (isinstance(message, Undo) and message.check):
+                    answer = answer if isinstance(answer, Refused) else Accepted(-1)
             else:
                 answer = Refused("malformed_command", (("problem", message.type),))
             self._flush(room)

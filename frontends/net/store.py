@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS tables (
     watch_hash TEXT NOT NULL UNIQUE,
     owner_hash TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'waiting',
-    rematch TEXT
+    rematch TEXT,
+    clocks TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -59,7 +60,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 #: Columns added since the first schema: a database made before gets them at open.
-ADDED = (("tables", "rematch", "TEXT"), ("seats", "held", "TEXT"))
+ADDED = (("tables", "rematch", "TEXT"), ("seats", "held", "TEXT"), ("tables", "clocks", "TEXT"))
 
 
 def digest(secret: str) -> str:
@@ -186,6 +187,19 @@ class Store:
         with self._lock, self._db:
             self._db.execute("UPDATE tables SET state = ? WHERE id = ?", (state, table_id))
 
+    def set_clocks(self, table_id: str, readings: dict[str, Any]) -> None:
+        with self._lock, self._db:
+            self._db.execute(
+                "UPDATE tables SET clocks = ? WHERE id = ?", (json.dumps(readings), table_id)
+            )
+
+    def clocks(self, table_id: str) -> dict[str, Any] | None:
+        """The turn timers' last readings (:meth:`Clocks.readings
+        <cinco.frontends.net.clock.Clocks.readings>`), or ``None``."""
+        with self._lock:
+            row = self._db.execute("SELECT clocks FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return read_clocks(row)
+
     def events(self, table_id: str) -> list[dict[str, Any]]:
         """The referee's log of *table_id*, as the record's JSON objects."""
         with self._lock:
@@ -193,6 +207,17 @@ class Store:
                 "SELECT data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
             ).fetchall()
         return [json.loads(row[0]) for row in rows]
+
+
+def read_clocks(row: Sequence[Any] | None) -> dict[str, Any] | None:
+    """A stored ``clocks`` column read back (``None`` if unset or not a JSON object)."""
+    if row is None or row[0] is None:
+        return None
+    try:
+        readings = json.loads(row[0])
+    except ValueError:
+        return None
+    return readings if isinstance(readings, dict) else None
 
 
 class SqliteSink:

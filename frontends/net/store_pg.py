@@ -38,7 +38,7 @@ import psycopg
 from cinco.core.events import Event
 from cinco.core.record import dumps
 
-from .store import ADDED, SeatRow, TableRow
+from .store import ADDED, SeatRow, TableRow, read_clocks
 from .store import SCHEMA as STORE_SCHEMA
 
 logger = logging.getLogger("cinco.server")
@@ -301,6 +301,23 @@ class PgStore:
 
     def set_state(self, table_id: str, state: str) -> None:
         self._owned_write(table_id, "UPDATE tables SET state = %s WHERE id = %s", (state, table_id))
+
+    def set_clocks(self, table_id: str, readings: dict[str, Any]) -> None:
+        self._owned_write(
+            table_id,
+            "UPDATE tables SET clocks = %s WHERE id = %s",
+            (json.dumps(readings), table_id),
+        )
+
+    def clocks(self, table_id: str) -> dict[str, Any] | None:
+        """The turn timers' last readings, or ``None``."""
+        with self._lock:
+            row = (
+                self._conn()
+                .execute("SELECT clocks FROM tables WHERE id = %s", (table_id,))
+                .fetchone()
+            )
+        return read_clocks(row)
 
     def _owned_write(self, table_id: str, sql: str, params: tuple[Any, ...]) -> None:
         """One write to *table_id*'s rows, only while this process holds its lease."""
