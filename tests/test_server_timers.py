@@ -251,24 +251,25 @@ def _clocks_after_restart(db: Path, fake: FakeTime, table: str, token: str) -> F
             return seek(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
 
 
-def test_the_clocks_outlive_a_restart_of_the_server(tmp_path: Path, fake: FakeTime) -> None:
-    db = tmp_path / "server.db"
-    table, token, stored = _ann_spends_time_then_the_server_stops(db, fake, crash=False)
-    # A server that stops cleanly stores the running clock as it is: 9 - 4 seconds.
-    assert stored["running"] == 0 and stored["left"] == [pytest.approx(5.0), 10.0]
-    clock = _clocks_after_restart(db, fake, table, token)
-    assert clock["remaining"] == [pytest.approx(5.0), 10.0]
-
-
-def test_after_kill_9_the_clocks_resume_from_the_turns_start(
-    tmp_path: Path, fake: FakeTime
+@pytest.mark.parametrize(
+    ("crash", "left"),
+    [
+        # A server that stops cleanly stores the running clock as it is: 9 - 4 seconds.
+        (False, 5.0),
+        # After kill -9, the readings stored when Ann's turn began: she gets that turn's
+        # 4 seconds back.
+        (True, 9.0),
+    ],
+    ids=["clean stop", "kill -9"],
+)
+def test_the_clocks_outlive_a_restart_of_the_server(
+    tmp_path: Path, fake: FakeTime, crash: bool, left: float
 ) -> None:
     db = tmp_path / "server.db"
-    table, token, stored = _ann_spends_time_then_the_server_stops(db, fake, crash=True)
-    # Each change of turn is stored: Ann's clock when her turn began.
-    assert stored["running"] == 0 and stored["left"] == [pytest.approx(9.0), 10.0]
+    table, token, stored = _ann_spends_time_then_the_server_stops(db, fake, crash=crash)
+    assert stored["running"] == 0 and stored["left"] == [pytest.approx(left), 10.0]
     clock = _clocks_after_restart(db, fake, table, token)
-    assert clock["remaining"] == [pytest.approx(9.0), 10.0]
+    assert clock["remaining"] == [pytest.approx(left), 10.0]
 
 
 def test_clocks_stored_before_a_move_give_its_player_the_increment(
