@@ -17,6 +17,26 @@ from cinco.frontends.net.client import Lobby, NetError, Session
 CINCO = Path(sys.executable).parent / "cinco"
 
 
+def cinco(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run the ``cinco`` command line to its end (output captured as text)."""
+    return subprocess.run(
+        [str(CINCO), *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def bot_clients(url: str, code: str) -> list[subprocess.Popen[str]]:
+    """Two ``cinco join URL CODE --bot`` processes, Gus (greedy) and Rita (random)."""
+    return [
+        subprocess.Popen(
+            [CINCO, "join", url, code, "--bot", bot, "--name", name],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for bot, name in (("greedy", "Gus"), ("random", "Rita"))
+    ]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

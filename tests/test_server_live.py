@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from live_server import CINCO, Server, first_legal, free_port, play
+from live_server import CINCO, Server, bot_clients, cinco, first_legal, free_port, play
 
 from cinco.core.events import GameEnded, event_from_dict
 from cinco.frontends.net.client import Lobby, Session
@@ -36,26 +36,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
-def cinco(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(CINCO), *args], capture_output=True, text=True, timeout=timeout, check=False
-    )
-
-
 def test_two_bot_clients_play_a_whole_game(server: Server, tmp_path: Path) -> None:
     created = cinco("table", "create", "--server", server.url, "--players", "2", "--json")
     assert created.returncode == 0, created.stderr
     table = json.loads(created.stdout)
     assert {"table", "code", "watch"} <= set(table)
-    bots = [
-        subprocess.Popen(
-            [CINCO, "join", server.url, table["code"], "--bot", bot, "--name", name],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for bot, name in (("greedy", "Gus"), ("random", "Rita"))
-    ]
+    bots = bot_clients(server.url, table["code"])
     watcher = subprocess.Popen(
         [CINCO, "watch", server.url, table["watch"]],
         stdout=subprocess.PIPE,

@@ -34,7 +34,7 @@ psycopg = pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
-from live_server import CINCO, Server, free_port, play  # noqa: E402
+from live_server import Server, bot_clients, cinco, free_port, play  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from cinco.core.config import Seat  # noqa: E402
@@ -155,12 +155,6 @@ def servers(db: str, tmp_path: Path) -> Iterator[list[Server]]:
     finally:
         for server in made:
             server.stop()
-
-
-def cinco(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(CINCO), *args], capture_output=True, text=True, timeout=timeout, check=False
-    )
 
 
 def get(url: str) -> tuple[int, dict[str, str], dict[str, object]]:
@@ -311,15 +305,7 @@ def test_two_bot_clients_play_a_whole_game(servers: list[Server], db: str, tmp_p
     created = cinco("table", "create", "--server", server.url, "--players", "2", "--json")
     assert created.returncode == 0, created.stderr
     table = json.loads(created.stdout)
-    bots = [
-        subprocess.Popen(
-            [CINCO, "join", server.url, table["code"], "--bot", bot, "--name", name],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for bot, name in (("greedy", "Gus"), ("random", "Rita"))
-    ]
+    bots = bot_clients(server.url, table["code"])
     try:
         outputs = [bot.communicate(timeout=90) for bot in bots]
     finally:

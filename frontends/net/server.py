@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,9 @@ from .storage import LobbyStore, is_database_url, open_sink
 from .store import SeatRow, Store, TableRow, digest
 
 logger = logging.getLogger("cinco.server")
+
+#: A lobby endpoint of the HTTP API.
+Handler = Callable[[Request], Awaitable[Response]]
 
 #: The largest message a client may send (bytes of JSON); a bigger one closes the connection.
 MAX_MESSAGE = 16 * 1024
@@ -1084,44 +1088,19 @@ def create_app(
             raise LobbyError(404, "no_such_table", "no such table")
         return room
 
-    async def list_tables(request: Request) -> Response:
-        try:
-            limit(request)
-        except LobbyError as exc:
-            return _error(exc)
-        rooms = [
-            room.summary()
-            for room in hub.rooms.values()
-            if room.state in ("waiting", "playing") and any(seat.free for seat in room.seats)
-        ]
-        return JSONResponse({"tables": rooms})
+    def lobby_route(handler: Handler) -> Handler:
+        """A lobby endpoint: rate-limited per address, a LobbyError answered as its JSON
+        error."""
 
-    async def create_table(request: Request) -> Response:
-        try:
-            limit(request)
-            body = await _body(request)
-            created = hub.create(body)
-            room = hub.rooms[created["table"]]
-            if room.full:  # bots only: deal now
-                async with room.lock:
-                    await hub._begin(room)
-            return JSONResponse(created, status_code=201)
-        except LobbyError as exc:
-            return _error(exc)
+        @functools.wraps(handler)
+        async def route(request: Request) -> Response:
+            try:
+                limit(request)
+                return await handler(request)
+            except LobbyError as exc:
+                return _error(exc)
 
-    async def table_info(request: Request) -> Response:
-        try:
-            limit(request)
-            return JSONResponse(room_of(request).summary())
-        except LobbyError as exc:
-            return _error(exc)
-
-    async def join(request: Request) -> Response:
-        try:
-            limit(request)
-            return JSONResponse(await hub.join(await _body(request)))
-        except LobbyError as exc:
-            return _error(exc)
+        return route
 
     def seat_token(request: Request) -> str:
         token = bearer(request.headers)
@@ -1129,39 +1108,53 @@ def create_app(
             raise LobbyError(401, "no_token", "send Authorization: Bearer SEAT_TOKEN")
         return token
 
+    @lobby_route
+    async def list_tables(request: Request) -> Response:
+        rooms = [
+            room.summary()
+            for room in hub.rooms.values()
+            if room.state in ("waiting", "playing") and any(seat.free for seat in room.seats)
+        ]
+        return JSONResponse({"tables": rooms})
+
+    @lobby_route
+    async def create_table(request: Request) -> Response:
+        created = hub.create(await _body(request))
+        room = hub.rooms[created["table"]]
+        if room.full:  # bots only: deal now
+            async with room.lock:
+                await hub._begin(room)
+        return JSONResponse(created, status_code=201)
+
+    @lobby_route
+    async def table_info(request: Request) -> Response:
+        return JSONResponse(room_of(request).summary())
+
+    @lobby_route
+    async def join(request: Request) -> Response:
+        return JSONResponse(await hub.join(await _body(request)))
+
+    @lobby_route
     async def rejoin(request: Request) -> Response:
-        try:
-            limit(request)
-            room = room_of(request)
-            return JSONResponse(await hub.rejoin(room, seat_token(request)))
-        except LobbyError as exc:
-            return _error(exc)
+        room = room_of(request)
+        return JSONResponse(await hub.rejoin(room, seat_token(request)))
 
+    @lobby_route
     async def rematch(request: Request) -> Response:
-        try:
-            limit(request)
-            room = room_of(request)
-            return JSONResponse(await hub.rematch(room, seat_token(request)))
-        except LobbyError as exc:
-            return _error(exc)
+        room = room_of(request)
+        return JSONResponse(await hub.rematch(room, seat_token(request)))
 
+    @lobby_route
     async def leave(request: Request) -> Response:
-        try:
-            limit(request)
-            room = room_of(request)
-            token = seat_token(request)
-            return JSONResponse({"table": room.id, "left": await hub.leave(room, token)})
-        except LobbyError as exc:
-            return _error(exc)
+        room = room_of(request)
+        token = seat_token(request)
+        return JSONResponse({"table": room.id, "left": await hub.leave(room, token)})
 
+    @lobby_route
     async def record(request: Request) -> Response:
-        try:
-            limit(request)
-            room = room_of(request)
-            text = hub.record(room, bearer(request.headers))
-            return PlainTextResponse(text, media_type="application/x-ndjson")
-        except LobbyError as exc:
-            return _error(exc)
+        room = room_of(request)
+        text = hub.record(room, bearer(request.headers))
+        return PlainTextResponse(text, media_type="application/x-ndjson")
 
     async def serve_client(websocket: WebSocket, room: Room, viewer: Viewer) -> None:
         await websocket.accept()
