@@ -101,6 +101,9 @@ def online_turn(app: CincoApp, rng: random.Random) -> Step:
     if plays:
         card, spaces = rng.choice(plays)
         tap(screen.card_button(card))
+        # A tap is handled on a later frame, and a frame of a 2048×1536 window drawn in
+        # software on a loaded machine can take longer than a fixed wait.
+        yield lambda: app.selected == card
         yield 0.05
         check(app.selected == card, f"card {card} is selected")
         check(sorted(screen.ids.board.legal) == sorted(spaces), f"lit: the prompt's for {card}")
