@@ -21,6 +21,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
 from live_server import CINCO, Server, bot_clients, cinco, first_legal, free_port, play
+from tmux_terminal import TMUX, Terminal
 
 from cinco.core.events import GameEnded, event_from_dict
 from cinco.frontends.net.client import Lobby, Session
@@ -144,3 +145,55 @@ def test_a_person_joins_in_the_terminal_and_leaves(server: Server, tmp_path: Pat
     assert seats == {}  # leaving forgets the seat's token
     free = [t for t in lobby.tables() if t["table"] == table["table"]]
     assert free and free[0]["seats"][0]["free"] and free[0]["seats"][0]["name"] == "Ann"
+
+
+def _clock_of(name: str, screen: str) -> int | None:
+    """Seconds on *name*'s running clock (``Ann 4:52 ◀``) on *screen*, or ``None``."""
+    found = re.search(rf"{name} (\d+):(\d\d) ◀", screen)
+    return int(found[1]) * 60 + int(found[2]) if found else None
+
+
+@pytest.mark.tmux
+def test_the_terminal_clocks_run_while_a_player_types_and_waits(
+    server: Server, tmp_path: Path
+) -> None:
+    if TMUX is None:
+        pytest.skip("tmux is not installed")
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 2, "timer": "300"})
+    terminal = Terminal(tmp_path / "tmux.sock")
+    command = (
+        f"env XDG_DATA_HOME={tmp_path / 'data'} TERM=xterm-256color "
+        f"{CINCO} join {server.url} {table['code']} --name Ann; sleep 60"
+    )
+    terminal.tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "40", command)
+    bob = lobby.join(table["code"], "Bob")
+    session = Session(lobby, table=table["table"], token=bob["token"], seat=bob["seat"])
+    session.connect()
+    try:
+        deadline = time.monotonic() + 30
+        while "Your move:" not in terminal.screen():  # whoever was dealt the first turn
+            assert time.monotonic() < deadline, terminal.screen()
+            if first_legal(session) is not None:
+                play(session, 1)  # Bob begins: he moves, and it is Ann's turn
+            session.receive(timeout=0.2)
+        screen = terminal.wait_for(lambda s: "Your move:" in s, "Ann's prompt")
+        start = _clock_of("Ann", screen)
+        assert start is not None and start <= 300, screen
+        terminal.tmux("send-keys", "-t", "game", "-l", "9")  # typed, Enter not pressed yet
+        screen = terminal.wait_for(
+            lambda s: (_clock_of("Ann", s) or 999) <= start - 2, "Ann's clock running"
+        )
+        assert screen.rstrip().endswith("Your move: 9"), screen  # what she typed is still there
+        terminal.keys("9")  # 99: the server's refusal shows that the line came through whole
+        terminal.wait_for(lambda s: "You have no 99" in s, "the refusal of 99")
+        terminal.keys("x")  # her hand is full: she exchanges, and it is Bob's turn
+        screen = terminal.wait_for(lambda s: _clock_of("Bob", s) is not None, "Bob's turn")
+        waiting = _clock_of("Bob", screen)
+        assert waiting is not None
+        terminal.wait_for(  # Ann waits, and sees Bob's clock run
+            lambda s: (_clock_of("Bob", s) or 999) <= waiting - 2, "Bob's clock running"
+        )
+    finally:
+        session.close()
+        subprocess.run([str(TMUX), "-S", str(terminal.socket), "kill-server"], check=False)

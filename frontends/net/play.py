@@ -14,6 +14,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.events import SPECTATOR, Viewer
@@ -327,6 +328,7 @@ def play_in_terminal(
 
     message = ""
     drawn = -2
+    clocks = ""
     suggestion: Command | None = None
     leaving = False
     try:
@@ -339,11 +341,15 @@ def play_in_terminal(
                 if legal is None:
                     if session.view.seq != drawn:
                         draw(message)
-                        drawn = session.view.seq
+                        drawn, clocks = session.view.seq, clock_line(session.view)
+                    elif clock_line(session.view) != clocks:  # another player's clock runs
+                        clocks = clock_line(session.view)
+                        screen.rewrite_line_above(clocks)
                     continue
                 draw(message, keys=True)
                 message = ""
-                intent = parsing.parse(screen.ask(_("Your move: ")))
+                live = partial(clock_line, session.view) if session.view.clock else None
+                intent = parsing.parse(screen.ask(_("Your move: "), live=live))
                 if isinstance(intent, parsing.Quit):
                     raise QuitGame
                 if isinstance(intent, parsing.Undo):

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import (
@@ -134,11 +135,35 @@ class Screen:
         self.console.file.write("\n" * lines)
         self.console.file.flush()
 
-    def ask(self, prompt: str) -> str:
-        """One line of input. The end of input counts as quitting (the game is saved)."""
+    def rewrite_line_above(self, text: str) -> None:
+        """Redraw, in bold, the line just above the cursor (the last line drawn, or the one
+        over the prompt) and put the cursor back: a clock that runs while the player types.
+        Only a real terminal can do it; elsewhere nothing happens."""
+        if not self.interactive:
+            return
+        line = clean_text(text)
+        if len(line) >= self.width:  # as drawn with the table: one line, cut short
+            line = line[: max(0, self.width - 2)] + "…"
+        if self.color:
+            line = f"\x1b[1m{line}\x1b[0m"
+        # Save the cursor, go up a line, clear it, write, restore: one write, so that the
+        # echo of what the player types cannot land in the middle of it.
+        self.console.file.write(f"\x1b7\x1b[1A\r\x1b[2K{line}\x1b8")
+        self.console.file.flush()
+
+    def ask(self, prompt: str, live: Callable[[], str] | None = None) -> str:
+        """One line of input. The end of input counts as quitting (the game is saved).
+
+        *live* gives the text of the line above the prompt as it should read now; while the
+        player types, it is asked again a few times a second and the line redrawn when its
+        text changes (see :meth:`rewrite_line_above`)."""
         try:
             if self.interactive:
-                return self.console.input(Text(prompt, style="bold" if self.color else ""))
+                text = Text(prompt, style="bold" if self.color else "")
+                if live is None:
+                    return self.console.input(text)
+                with _LiveLine(self, live):
+                    return self.console.input(text)
             # Not a terminal: echo nothing fancy, read a line (scripts and tests).
             self.console.print(prompt, end="")
             line = sys.stdin.readline()
@@ -149,3 +174,30 @@ class Screen:
         except EOFError:
             self.console.print()
             raise QuitGame from None
+
+
+class _LiveLine:
+    """A thread that keeps the line above the prompt up to date while ``input`` waits."""
+
+    PERIOD = 0.2
+
+    def __init__(self, screen: Screen, text: Callable[[], str]) -> None:
+        self.screen, self.text = screen, text
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="cinco-live-line", daemon=True)
+
+    def __enter__(self) -> _LiveLine:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def _run(self) -> None:
+        shown = self.text()  # what was drawn with the table
+        while not self.stopped.wait(self.PERIOD):
+            now = self.text()
+            if now != shown:
+                self.screen.rewrite_line_above(now)
+                shown = now

@@ -232,10 +232,13 @@ def render(view: TableView, style: Style) -> RenderableType:
         parts.append(panel(view, style, style.width, max(6, style.height - board_rows - 6)))
     if isinstance(view.viewer, int) and not state.is_over:
         parts.append(hand_text(view, style))
-    if view.clocks:
-        parts.append(_styled(view.clocks, "bold", style.color))
     if view.message:
         parts.append(_styled(view.message, "bold yellow", style.color))
     if view.show_keys:
         parts.append(_styled(keys_text(view), "dim", style.color))
+    if view.clocks:
+        # Last, just over the prompt: the client redraws this line in place as time runs.
+        clocks = _styled(view.clocks, "bold", style.color)
+        clocks.no_wrap, clocks.overflow = True, "ellipsis"  # one line, to redraw in place
+        parts.append(clocks)
     return Group(*parts)
