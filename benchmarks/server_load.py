@@ -2,9 +2,10 @@
 
 It starts a real ``cinco serve`` on 127.0.0.1 (a free port, a fresh database in a temporary
 folder), creates *T* four-seat tables, joins every seat, and opens one WebSocket per seat
-(``T × 4`` connections) from this process. Each table acts at a set rate (one action a second
-by default): the seat whose turn it is waits for its table's next slot, then submits a random
-legal action. It measures
+(``T × 4`` connections) from this process, each at a random moment of the first
+``--arrive`` seconds (5 by default; 0: all at once). Each table acts at a set rate (one action
+a second by default): the seat whose turn it is waits for its table's next slot, then submits
+a random legal action. It measures
 
 * **confirm**: from a submit to its ``accepted``, at the client that sent it;
 * **fan-out**: from a submit to the arrival of its first event at each of the table's *other*
@@ -17,7 +18,8 @@ server itself costs. Everything is bounded: each
 step runs ``--warmup`` + ``--seconds`` and stops by itself, and the server is stopped at the
 end of each step.
 
-Run: ``python benchmarks/server_load.py [--tables 50,100,250] [--seconds 20] [--rate 1]``.
+Run: ``python benchmarks/server_load.py [--tables 50,100,250] [--seconds 20] [--rate 1]
+[--arrive 5]``.
 The goal on a 2-core machine: 250 tables × 4 clients at one action a second per table with
 p99 ≤ 50 ms; it also reports the largest step that held p99 ≤ 100 ms.
 """
@@ -124,6 +126,8 @@ class Figures:
     refused: int = 0
     dropped: int = 0
     measuring: bool = False
+    #: How late this process's own loop woke from 5 ms sleeps: the instrument's own delay.
+    lag: list[float] = field(default_factory=list)
 
 
 def choose(prompt: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
@@ -143,8 +147,12 @@ async def seat_client(
     token: str,
     figures: Figures,
     stop: asyncio.Event,
+    arrive: float,
 ) -> None:
     rng = random.Random(hash((load.table, seat)))
+    # People come to a server at different moments; clients that all connect in the same
+    # instant also send their keepalive pings (every 20 s, both ways) in the same instant.
+    await asyncio.sleep(arrive * rng.random())
     async with connect(
         f"{ws_base}/ws/tables/{load.table}",
         additional_headers={"Authorization": f"Bearer {token}"},
@@ -203,6 +211,15 @@ async def run_seat(
             await socket_.send(json.dumps(submit))
 
 
+async def probe_lag(figures: Figures, stop: asyncio.Event) -> None:
+    """The clients' event loop is part of every figure: sample how late it runs."""
+    while not stop.is_set():
+        asleep = time.perf_counter()
+        await asyncio.sleep(0.005)
+        if figures.measuring:
+            figures.lag.append(time.perf_counter() - asleep - 0.005)
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -210,10 +227,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def setup_tables(server: Server, tables: int, rate: float) -> list[tuple[TableLoad, list[str]]]:
+def setup_tables(
+    server: Server, tables: int, rate: float, timer: str | None = None
+) -> list[tuple[TableLoad, list[str]]]:
     made = []
+    settings: dict[str, Any] = {"players": SEATS, **({"timer": timer} if timer else {})}
     for _ in range(tables):
-        created = server.post("/api/tables", {"players": SEATS})
+        created = server.post("/api/tables", settings)
         tokens = [
             server.post("/api/join", {"code": created["code"], "name": f"P{i + 1}"})["token"]
             for i in range(SEATS)
@@ -223,18 +243,24 @@ def setup_tables(server: Server, tables: int, rate: float) -> list[tuple[TableLo
 
 
 async def drive(
-    server: Server, made: list[tuple[TableLoad, list[str]]], warmup: float, seconds: float
+    server: Server,
+    made: list[tuple[TableLoad, list[str]]],
+    warmup: float,
+    seconds: float,
+    arrive: float,
 ) -> Figures:
     figures, stop = Figures(), asyncio.Event()
     ws_base = server.url.replace("http://", "ws://")
     start = time.perf_counter()
+    first = max(warmup / 2, arrive + 1)  # once everyone is there
     for index, (load, _tokens) in enumerate(made):  # spread the tables' slots over a second
-        load.next_slot = start + warmup / 2 + load.interval * index / len(made)
+        load.next_slot = start + first + load.interval * index / len(made)
     tasks = [
-        asyncio.create_task(seat_client(ws_base, load, seat, token, figures, stop))
+        asyncio.create_task(seat_client(ws_base, load, seat, token, figures, stop, arrive))
         for load, tokens in made
         for seat, token in enumerate(tokens)
     ]
+    tasks.append(asyncio.create_task(probe_lag(figures, stop)))
     await asyncio.sleep(warmup)
     figures.measuring = True
     await asyncio.sleep(seconds)
@@ -267,31 +293,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="50,100,250", help="steps, comma-separated")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time a step")
-    parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured time a step")
+    parser.add_argument("--warmup", type=float, default=10.0, help="unmeasured time a step")
     parser.add_argument("--rate", type=float, default=1.0, help="actions a second a table")
     parser.add_argument("--idle", type=int, default=100, help="tables for the memory figure")
+    parser.add_argument(
+        "--arrive",
+        type=float,
+        default=5.0,
+        help="seconds over which the clients connect, at random (0: all at once)",
+    )
+    parser.add_argument(
+        "--timer", default=None, help="turn timers at every table (RESERVE[+INCREMENT] seconds)"
+    )
     args = parser.parse_args()
+    if args.warmup < args.arrive + 2:
+        parser.error("--warmup must be at least --arrive + 2 s (everyone connects first)")
     steps = [int(step) for step in args.tables.split(",") if step.strip()]
     held: int | None = None
-    print(f"{SEATS} clients a table, {args.rate:g} action/s a table, {args.seconds:g} s a step")
+    print(
+        f"{SEATS} clients a table, {args.rate:g} action/s a table, {args.seconds:g} s a step, "
+        f"connecting over {args.arrive:g} s"
+    )
     print(
         f"{'tables':>7} {'conns':>6} {'act/s':>7} {'confirm p50/p99 ms':>19} "
-        f"{'fan-out p50/p99 ms':>19} {'refused':>7} {'dropped':>7}"
+        f"{'fan-out p50/p99 ms':>19} {'refused':>7} {'dropped':>7} {'lag p99':>7}"
     )
     for tables in steps:
         with tempfile.TemporaryDirectory() as tmp:
             server = Server(Path(tmp))
             try:
-                made = setup_tables(server, tables, args.rate)
-                figures = asyncio.run(drive(server, made, args.warmup, args.seconds))
+                made = setup_tables(server, tables, args.rate, args.timer)
+                figures = asyncio.run(drive(server, made, args.warmup, args.seconds, args.arrive))
             finally:
                 server.stop()
         c50, c99 = percentile(figures.confirm, 0.5), percentile(figures.confirm, 0.99)
         f50, f99 = percentile(figures.fanout, 0.5), percentile(figures.fanout, 0.99)
+        lag = percentile(figures.lag, 0.99)
         print(
             f"{tables:>7} {tables * SEATS:>6} {figures.actions / args.seconds:>7.1f} "
             f"{c50 * 1e3:>9.1f}/{c99 * 1e3:<9.1f} {f50 * 1e3:>9.1f}/{f99 * 1e3:<9.1f} "
-            f"{figures.refused:>7} {figures.dropped:>7}",
+            f"{figures.refused:>7} {figures.dropped:>7} {lag * 1e3:>7.1f}",
             flush=True,
         )
         if max(c99, f99) <= 0.100:

@@ -9,6 +9,7 @@ backoff and subscribes with ``after=SEQ``: nothing is missed or repeated.
 from __future__ import annotations
 
 import json
+import random
 import time
 import urllib.error
 import urllib.request
@@ -37,6 +38,16 @@ from cinco.core.state import GameState, evolve, start, undo
 
 #: Seconds to wait between attempts to connect again (then the last one, until it gives up).
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0)
+
+
+def _pause(attempt: int) -> None:
+    """Wait before connection attempt *attempt* + 1: the backoff step, less up to half of it
+    at random, so that the clients of a restarted server do not all come back in the same
+    instant (and then send their keepalive pings in the same instant every 20 s)."""
+    step = BACKOFF[min(attempt, len(BACKOFF) - 1)]
+    time.sleep(step * random.uniform(0.5, 1.0))
+
+
 RECONNECT_FOR = 60.0
 
 
@@ -250,12 +261,12 @@ class Session:
                 # giving it up: try again, as for a server that is away.
                 if exc.response.status_code != 503 or time.monotonic() > deadline:
                     raise NetError(f"the server refused the connection ({exc})") from None
-                time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                _pause(attempt)
                 attempt += 1
             except (OSError, WebSocketException, TimeoutError) as exc:
                 if time.monotonic() > deadline:
                     raise NetError(f"cannot reach the server ({exc})") from None
-                time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                _pause(attempt)
                 attempt += 1
 
     def close(self) -> None:

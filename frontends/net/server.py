@@ -794,7 +794,9 @@ class Hub:
             return
         readings = {"turn": spectator.view.turn, **clocks.readings()}
         try:
-            self.db_store.set_clocks(room.id, readings)
+            # Not waited for: the event loop serves every table. A crash may lose this
+            # turn's readings; a restart then finds the last turn's (see _resume_clocks).
+            self.db_store.set_clocks(room.id, readings, wait=False)
         except Exception:  # any store's error: the game goes on, a restart loses this turn
             logger.exception("table %s: its clocks could not be stored", room.id)
 

@@ -50,7 +50,7 @@ class LobbyStore(Protocol):
 
     def set_state(self, table_id: str, state: str) -> None: ...
 
-    def set_clocks(self, table_id: str, readings: dict[str, Any]) -> None: ...
+    def set_clocks(self, table_id: str, readings: dict[str, Any], *, wait: bool = True) -> None: ...
 
     def clocks(self, table_id: str) -> dict[str, Any] | None: ...
 
@@ -81,7 +81,7 @@ def open_store(db: str | Path) -> LobbyStore:
 def open_sink(store: LobbyStore, table_id: str, keep: int = 0) -> SqliteSink | PgSink:
     """A sink for *table_id*'s events in *store*'s database (call it in the table's thread)."""
     if isinstance(store, Store):
-        return SqliteSink(store.path, table_id, keep)
+        return store.sink(table_id, keep)
     from .store_pg import PgStore
 
     assert isinstance(store, PgStore), store

@@ -4,7 +4,8 @@
 ``seats`` each seat's player and the hash of its seat token (never the token); ``events`` the
 referee's log, append-only, one row per event in the game record's JSON. A table's events are
 written by an :class:`SqliteSink` in the table's own thread, one transaction per turn,
-committed before anyone is sent them (``synchronous=FULL``: a commit is on disk).
+committed before anyone is sent them (``synchronous=FULL``: a commit is on disk). Every
+change goes through the file's one :class:`~cinco.frontends.net.writer.Writer` thread.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "cinco.db")
@@ -29,6 +30,8 @@ from typing import Any
 
 from cinco.core.events import Event
 from cinco.core.record import dumps
+
+from .writer import Statement, Writer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -102,7 +105,8 @@ class SeatRow:
 
 class Store:
     """The lobby's side of the database (the server's event loop; a lock makes it safe from
-    other threads too)."""
+    other threads too). It reads on a connection of its own; what it changes, and every
+    table's events (:meth:`sink`), go through the file's one :class:`Writer`."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -115,10 +119,20 @@ class Store:
                 have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                 if column not in have:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        self.writer = Writer(self.path)
 
     def close(self) -> None:
+        self.writer.close()
         with self._lock:
             self._db.close()
+
+    def sink(self, table_id: str, keep: int = 0) -> SqliteSink:
+        """Where *table_id*'s events go, from event number *keep* on (see
+        :class:`SqliteSink`)."""
+        return SqliteSink(self.writer, table_id, keep)
+
+    def _write(self, *statements: Statement) -> None:
+        self.writer.write(statements)  # OSError if it could not be written
 
     def add_table(
         self,
@@ -131,17 +145,18 @@ class Store:
     ) -> None:
         invite, watch, owner = hashes
         kept = list(held) if held is not None else [None] * len(seats)
-        with self._lock, self._db:
-            self._db.execute(
+        self._write(
+            (
                 "INSERT INTO tables (id, created, settings, invite_hash, watch_hash, owner_hash)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, time.time(), json.dumps(settings), invite, watch, owner),
-            )
-            self._db.executemany(
+                [(table_id, time.time(), json.dumps(settings), invite, watch, owner)],
+            ),
+            (
                 "INSERT INTO seats (table_id, seat, name, bot, level, held)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, index, *seat, kept[index]) for index, seat in enumerate(seats)],
-            )
+            ),
+        )
 
     def tables(self) -> list[TableRow]:
         with self._lock:
@@ -172,26 +187,27 @@ class Store:
         *,
         held: str | None = None,
     ) -> None:
-        with self._lock, self._db:
-            self._db.execute(
+        self._write(
+            (
                 "UPDATE seats SET name = ?, token_hash = ?, held = ?"
                 " WHERE table_id = ? AND seat = ?",
-                (name, token_hash, held, table_id, seat),
+                [(name, token_hash, held, table_id, seat)],
             )
+        )
 
     def set_rematch(self, table_id: str, rematch: str) -> None:
-        with self._lock, self._db:
-            self._db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch, table_id))
+        self._write(("UPDATE tables SET rematch = ? WHERE id = ?", [(rematch, table_id)]))
 
     def set_state(self, table_id: str, state: str) -> None:
-        with self._lock, self._db:
-            self._db.execute("UPDATE tables SET state = ? WHERE id = ?", (state, table_id))
+        self._write(("UPDATE tables SET state = ? WHERE id = ?", [(state, table_id)]))
 
-    def set_clocks(self, table_id: str, readings: dict[str, Any]) -> None:
-        with self._lock, self._db:
-            self._db.execute(
-                "UPDATE tables SET clocks = ? WHERE id = ?", (json.dumps(readings), table_id)
-            )
+    def set_clocks(self, table_id: str, readings: dict[str, Any], *, wait: bool = True) -> None:
+        """Store the clocks' *readings*; *wait* false: return before they are on disk (the
+        server's event loop, at every turn: a crash may lose the last turn's readings)."""
+        self.writer.write(
+            [("UPDATE tables SET clocks = ? WHERE id = ?", [(json.dumps(readings), table_id)])],
+            wait=wait,
+        )
 
     def clocks(self, table_id: str) -> dict[str, Any] | None:
         """The turn timers' last readings (:meth:`Clocks.readings
@@ -222,48 +238,42 @@ def read_clocks(row: Sequence[Any] | None) -> dict[str, Any] | None:
 
 class SqliteSink:
     """One table's events, appended to the ``events`` table (a
-    :class:`cinco.core.table.EventSink`). Made and used in the table's own thread."""
+    :class:`cinco.core.table.EventSink`). Used in the table's own thread: :meth:`append`
+    keeps the turn's events, :meth:`commit` hands them to the file's :class:`Writer` and
+    returns once they are on disk."""
 
-    def __init__(self, path: str | Path, table_id: str, keep: int = 0) -> None:
+    def __init__(self, writer: Writer, table_id: str, keep: int = 0) -> None:
         self.table_id = table_id
+        self._writer = writer
         self._next = keep
-        try:
-            self._db = connect(path)
-            with self._db:
-                # Rows after *keep* never made a whole turn (a turn is one transaction, so
-                # this finds none unless the log was cut by hand): the turn is played again.
-                self._db.execute(
-                    "DELETE FROM events WHERE table_id = ? AND seq >= ?", (table_id, keep)
-                )
-        except sqlite3.Error as exc:
-            raise OSError(f"database: {exc}") from exc
+        self._rows: list[tuple[str, int, str]] = []
+        # Rows after *keep* never made a whole turn (a turn is one transaction, so this
+        # finds none unless the log was cut by hand): the turn is played again.
+        writer.write([("DELETE FROM events WHERE table_id = ? AND seq >= ?", [(table_id, keep)])])
 
     @property
     def path(self) -> Path | None:
         return None
 
     def append(self, event: Event) -> None:
-        try:
-            self._db.execute(
-                "INSERT INTO events (table_id, seq, data) VALUES (?, ?, ?)",
-                (self.table_id, self._next, dumps(event)),
-            )
-        except sqlite3.Error as exc:
-            self._db.rollback()
-            raise OSError(f"database: {exc}") from exc
-        self._next += 1
+        self._rows.append((self.table_id, self._next + len(self._rows), dumps(event)))
 
     def commit(self) -> None:
+        if not self._rows:
+            return
+        rows, self._rows = self._rows, []
         try:
-            self._db.commit()
-        except sqlite3.Error as exc:
-            raise OSError(f"database: {exc}") from exc
+            self._writer.write(
+                [("INSERT INTO events (table_id, seq, data) VALUES (?, ?, ?)", rows)]
+            )
+        except OSError:
+            # Nothing of the turn was written: it is offered again with the next commit.
+            self._rows = rows + self._rows
+            raise
+        self._next += len(rows)
 
     def sync(self) -> None:
         self.commit()
 
     def close(self) -> None:
-        try:
-            self._db.commit()
-        finally:
-            self._db.close()
+        self.commit()

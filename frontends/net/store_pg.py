@@ -302,7 +302,9 @@ class PgStore:
     def set_state(self, table_id: str, state: str) -> None:
         self._owned_write(table_id, "UPDATE tables SET state = %s WHERE id = %s", (state, table_id))
 
-    def set_clocks(self, table_id: str, readings: dict[str, Any]) -> None:
+    def set_clocks(self, table_id: str, readings: dict[str, Any], *, wait: bool = True) -> None:
+        """Store the clocks' *readings* (always before returning: *wait* is for the SQLite
+        store's writer, which can queue a write)."""
         self._owned_write(
             table_id,
             "UPDATE tables SET clocks = %s WHERE id = %s",

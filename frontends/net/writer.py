@@ -1,0 +1,144 @@
+"""One writer for the server's SQLite file: every table's turns and the lobby's changes go
+through one connection in one thread, committed in groups.
+
+SQLite lets one connection write at a time. With a connection per table, a table that had
+begun its transaction kept the file's lock while its thread waited for the interpreter's
+lock, and the other tables slept in SQLite's busy handler, in steps of up to 100 ms: stalls
+of half a second across every table under load (``benchmarks/server_load.py``). The writer
+never waits for another writer, and one commit (one ``fsync``) makes a whole group of turns
+durable: whatever arrived while the last commit was on its way.
+
+>>> import os, sqlite3, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "w.db")
+>>> sqlite3.connect(path).execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)").close()
+>>> writer = Writer(path)
+>>> writer.write([("INSERT INTO t VALUES (?, ?)", [(1, "a"), (2, "b")])])
+>>> writer.write([("INSERT INTO t VALUES (?, ?)", [(3, "c"), (2, "again")])])
+Traceback (most recent call last):
+...
+OSError: database: UNIQUE constraint failed: t.k
+>>> writer.close()
+>>> sqlite3.connect(path).execute("SELECT k, v FROM t").fetchall()  # all of a write or none
+[(1, 'a'), (2, 'b')]
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+#: A statement and the rows to run it with (``executemany``).
+Statement = tuple[str, Sequence[Sequence[Any]]]
+
+
+class _Job:
+    __slots__ = ("done", "error", "logged", "statements")
+
+    def __init__(self, statements: Sequence[Statement], *, logged: bool = False) -> None:
+        self.statements = statements
+        self.logged = logged  # nobody waits for it: an error goes to the log
+        self.done = threading.Event()
+        self.error: Exception | None = None
+
+    def finish(self) -> None:
+        if self.logged and self.error is not None:
+            logger.error("a write to the database failed: %s", self.error)
+        self.done.set()
+
+
+class Writer:
+    """The thread that writes *path*; :meth:`write` is safe from any thread."""
+
+    def __init__(self, path: str | Path) -> None:
+        from .store import connect
+
+        self._db = connect(path)
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._closed = False
+        #: Transactions committed so far: one for a whole group of writes.
+        self.commits = 0
+        self._lock = threading.Lock()  # no job is queued after the end mark
+        self._thread = threading.Thread(target=self._run, name="cinco-db-writer", daemon=True)
+        self._thread.start()
+
+    def write(self, statements: Sequence[Statement], *, wait: bool = True) -> None:
+        """Run *statements* as one transaction (perhaps in a commit with other callers') and
+        return once it is on disk; :class:`OSError` if it was not written (nothing of it is).
+
+        With *wait* false it returns at once: the writes still land in the order they were
+        made, and one that fails is logged (for what may be lost in a crash, such as the
+        clocks' readings, where the event loop must not wait for the disk)."""
+        job = _Job(statements, logged=not wait)
+        with self._lock:
+            if self._closed:
+                raise OSError("database: the store is closed")
+            self._jobs.put(job)
+        if not wait:
+            return
+        job.done.wait()
+        if job.error is not None:
+            raise OSError(f"database: {job.error}") from job.error
+
+    def close(self) -> None:
+        """Write what is queued, then stop."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._jobs.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            running = True
+            while running:
+                first = self._jobs.get()
+                if first is None:
+                    break
+                group = [first]
+                while True:  # everything that came while the last commit was being made
+                    try:
+                        job = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if job is None:
+                        running = False
+                        break
+                    group.append(job)
+                self._commit(group)
+        finally:
+            self._db.close()
+
+    def _commit(self, group: list[_Job]) -> None:
+        try:
+            with self._db:
+                for job in group:
+                    self._run_job(job)
+            self.commits += 1
+        except Exception as exc:  # the callers hear of it; the writer goes on
+            if len(group) == 1:
+                group[0].error = exc
+            else:  # one job at fault (or the disk): each alone, so only the guilty one fails
+                for job in group:
+                    self._alone(job)
+        finally:
+            for job in group:
+                job.finish()
+
+    def _alone(self, job: _Job) -> None:
+        try:
+            with self._db:
+                self._run_job(job)
+            self.commits += 1
+        except Exception as exc:
+            job.error = exc
+
+    def _run_job(self, job: _Job) -> None:
+        for sql, rows in job.statements:
+            self._db.executemany(sql, rows)
