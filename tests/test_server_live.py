@@ -23,7 +23,9 @@ pytest.importorskip("websockets")
 from live_server import CINCO, Server, bot_clients, cinco, first_legal, free_port, play
 from tmux_terminal import TMUX, Terminal
 
-from cinco.core.events import GameEnded, event_from_dict
+from cinco.core.commands import Command
+from cinco.core.events import GameEnded, TurnEnded, event_from_dict
+from cinco.core.protocol import Accepted, Refused, Submit
 from cinco.frontends.net.client import Lobby, Session
 
 
@@ -87,6 +89,61 @@ def test_kill_9_and_restart_the_game_goes_on(server: Server) -> None:
     referee = [event_from_dict(json.loads(line)) for line in lines]
     assert isinstance(referee[-1], GameEnded)
     assert [e.event for e in session.view.log] == [e.seen_by(seat["seat"]) for e in referee]
+
+
+def _turns_of(lobby: Lobby, table: dict[str, str], seat: int, after: int) -> int:
+    """How many turns the referee's record (the creator's to ask for) has *seat* end after
+    event *after*."""
+    lines = lobby.record(table["table"], table["owner"]).splitlines()[1:]
+    events = [event_from_dict(json.loads(line)) for line in lines][after + 1 :]
+    return sum(1 for event in events if isinstance(event, TurnEnded) and event.seat == seat)
+
+
+def _ann_to_move(
+    server: Server, settings: dict[str, object]
+) -> tuple[Lobby, dict[str, str], Session, Command]:
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 2, "bots": {"2": "greedy"}, **settings})
+    seat = lobby.join(table["code"], "Ann")
+    session = Session(lobby, table=table["table"], token=seat["token"], seat=seat["seat"])
+    session.connect()
+    deadline = time.monotonic() + 30
+    while (command := first_legal(session)) is None:
+        assert time.monotonic() < deadline
+        session.receive(timeout=0.5)
+    return lobby, table, session, command
+
+
+def test_a_move_made_while_the_server_was_away_is_sent_when_it_is_back(server: Server) -> None:
+    lobby, table, session, command = _ann_to_move(server, {})
+    try:
+        before = session.view.seq
+        server.kill()
+        server.start()
+        # Ann moves on the connection the server dropped: it is made again, the table is as
+        # she saw it, so the move goes, once.
+        answer = session.request(Submit(command))
+        assert isinstance(answer, Accepted), answer
+    finally:
+        session.close()
+    assert _turns_of(lobby, table, command.seat, before) == 1
+
+
+def test_a_move_is_not_sent_again_if_the_table_moved_on_meanwhile(server: Server) -> None:
+    # Two seconds, and thirty more after each turn: when they run out a bot plays one turn
+    # for her, and her next turn has thirty seconds.
+    lobby, table, session, command = _ann_to_move(server, {"timer": "2+30"})
+    try:
+        before = session.view.seq
+        server.kill()
+        server.start()
+        time.sleep(5)  # her two seconds run out: a bot plays her turn before she is back
+        answer = session.request(Submit(command))
+        assert isinstance(answer, Refused) and answer.code == "connection_lost", answer
+        assert session.view.seq > before  # the stream, resumed, shows what happened instead
+    finally:
+        session.close()
+    assert _turns_of(lobby, table, command.seat, before) == 1  # the stand-in's only
 
 
 def test_kill_9_keeps_the_turn_timers(server: Server) -> None:

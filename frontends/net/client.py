@@ -38,6 +38,8 @@ from cinco.core.state import GameState, evolve, start, undo
 
 #: Seconds to wait between attempts to connect again (then the last one, until it gives up).
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0)
+#: Seconds to wait, after connecting again, for the server's answer to the subscription.
+RESUME_WAIT = 10.0
 
 
 def _pause(attempt: int) -> None:
@@ -307,8 +309,21 @@ class Session:
 
     def request(self, message: Message, timeout: float = 60.0) -> Accepted | Refused | Hinted:
         """Send a request and wait for its answer (events and prompts are folded meanwhile).
-        If the connection drops first, the answer is ``Refused("connection_lost")``: the
-        stream, resumed, shows whether it was carried out."""
+
+        If the connection drops first, it is made again, and the request is sent once more
+        if the table is where it was when it was asked (the same last event): then it was not
+        carried out (the server stores a turn before it answers, and answers a subscription
+        after any request it was busy with), so it cannot be carried out twice. Otherwise,
+        or if the second try drops too, the answer is ``Refused("connection_lost")``; the
+        resumed stream shows what happened instead."""
+        asked_at = self.view.seq
+        answer = self._request_once(message, timeout)
+        lost = isinstance(answer, Refused) and answer.code == "connection_lost"
+        if lost and self._resumed_unchanged(asked_at):
+            return self._request_once(message, timeout)
+        return answer
+
+    def _request_once(self, message: Message, timeout: float) -> Accepted | Refused | Hinted:
         if self._ws is None:
             self.connect()
         assert self._ws is not None
@@ -326,3 +341,16 @@ class Session:
             if isinstance(answer, Accepted | Refused | Hinted):
                 return answer
         return Refused("timeout")
+
+    def _resumed_unchanged(self, seq: int, timeout: float = RESUME_WAIT) -> bool:
+        """Connect again and take in what the server sends up to its answer to the
+        subscription; whether the last event is still *seq*."""
+        try:
+            if self._ws is None:
+                self.connect()
+            deadline = time.monotonic() + timeout
+            while self._subscribing and time.monotonic() < deadline:
+                self.receive(timeout=max(0.01, deadline - time.monotonic()))
+        except NetError:
+            return False
+        return not self._subscribing and self.view.seq == seq
