@@ -210,20 +210,45 @@ def _clock_of(name: str, screen: str) -> int | None:
     return int(found[1]) * 60 + int(found[2]) if found else None
 
 
+def _join_in_tmux(server: Server, code: str, tmp_path: Path) -> Terminal:
+    """Ann's ``cinco join`` in a real terminal of its own (100 × 40)."""
+    if TMUX is None:
+        pytest.skip("tmux is not installed")
+    terminal = Terminal(tmp_path / "tmux.sock")
+    command = (
+        f"env XDG_DATA_HOME={tmp_path / 'data'} TERM=xterm-256color "
+        f"{CINCO} join {server.url} {code} --name Ann; sleep 60"
+    )
+    terminal.tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "40", command)
+    return terminal
+
+
+@pytest.mark.tmux
+def test_a_move_typed_across_a_restart_is_played_once(server: Server, tmp_path: Path) -> None:
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 2, "bots": {"2": "greedy"}})
+    terminal = _join_in_tmux(server, table["code"], tmp_path)
+    try:
+        screen = terminal.wait_for(lambda s: "Your move:" in s, "Ann's prompt")
+        before = len(lobby.record(table["table"], table["owner"]).splitlines())
+        server.kill()  # while she thinks
+        server.start()
+        terminal.keys("x")  # her hand is full: she exchanges it
+        terminal.wait_for(lambda s: "Reconnecting…" in s, "the client saying so")
+        screen = terminal.wait_for(lambda s: "You exchanged your hand" in s, "her exchange")
+        assert "connection to the server was lost" not in screen
+    finally:
+        subprocess.run([str(TMUX), "-S", str(terminal.socket), "kill-server"], check=False)
+    assert _turns_of(lobby, table, 0, before - 2) == 1  # her exchange, once
+
+
 @pytest.mark.tmux
 def test_the_terminal_clocks_run_while_a_player_types_and_waits(
     server: Server, tmp_path: Path
 ) -> None:
-    if TMUX is None:
-        pytest.skip("tmux is not installed")
     lobby = Lobby(server.url)
     table = lobby.create({"players": 2, "timer": "300"})
-    terminal = Terminal(tmp_path / "tmux.sock")
-    command = (
-        f"env XDG_DATA_HOME={tmp_path / 'data'} TERM=xterm-256color "
-        f"{CINCO} join {server.url} {table['code']} --name Ann; sleep 60"
-    )
-    terminal.tmux("new-session", "-d", "-s", "game", "-x", "100", "-y", "40", command)
+    terminal = _join_in_tmux(server, table["code"], tmp_path)
     bob = lobby.join(table["code"], "Bob")
     session = Session(lobby, table=table["table"], token=bob["token"], seat=bob["seat"])
     session.connect()

@@ -235,6 +235,9 @@ class Session:
         self._ws: ClientConnection | None = None
         #: Answers still due to this connection's ``subscribe`` (not a request's answer).
         self._subscribing = 0
+        #: Called when a connection that was open is about to be made again (to say so).
+        self.on_reconnect: Callable[[], None] | None = None
+        self._was_open = False
 
     # -- connecting ---------------------------------------------------------------------------
 
@@ -248,10 +251,13 @@ class Session:
         )
         self._ws = ws
         self._subscribing = 1
+        self._was_open = True
         ws.send(json.dumps(Subscribe(self.view.seq).to_dict()))
 
     def connect(self) -> None:
         """:meth:`open`, trying again with backoff for a while."""
+        if self._was_open and self.on_reconnect is not None:
+            self.on_reconnect()
         deadline = time.monotonic() + RECONNECT_FOR
         attempt = 0
         while True:

@@ -265,6 +265,15 @@ def play_in_terminal(
 
     session.listeners.append(feed)
 
+    drawn = -2  # the event the table was last drawn at (-2: draw it again)
+
+    def reconnecting() -> None:
+        nonlocal drawn
+        screen.say(_("Reconnecting…"))
+        drawn = -2  # the table is drawn again once the connection is back
+
+    session.on_reconnect = reconnecting
+
     def draw(message: str = "", keys: bool = False, highlight: tuple[int, ...] = ()) -> None:
         state = session.view.state
         if state is None:
@@ -327,7 +336,6 @@ def play_in_terminal(
         return _("Type a card (34), a card and a space (34 36), d, x, u, h, or q.")
 
     message = ""
-    drawn = -2
     clocks = ""
     suggestion: Command | None = None
     leaving = False
@@ -394,6 +402,7 @@ def play_in_terminal(
             session.close()
             session, seat, narrator = rematch, seated(rematch), None
             session.listeners.append(feed)
+            session.on_reconnect = reconnecting
             message, drawn, suggestion = "", -2, None
     except QuitGame:
         leaving = True
