@@ -11,6 +11,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from time import monotonic, sleep
 from typing import Any
 
 import pytest
@@ -231,8 +232,12 @@ def _ann_spends_time_then_the_server_stops(
             clock = until(ws, lambda f: is_clock(f) and f["running"] == 0, frames)
             assert clock["remaining"][0] == pytest.approx(9.0)
             fake.now += 4  # Ann is thinking when the server stops
-        during = Store(db).clocks(table["table"])
-    assert during is not None
+        # The server queues the readings of her turn's start for its writer (it does not
+        # wait for the disk): they are stored within moments.
+        deadline = monotonic() + 10
+        while (during := Store(db).clocks(table["table"])) is None or during["running"] != 0:
+            assert monotonic() < deadline, during
+            sleep(0.01)
     if crash:
         Store(db).set_clocks(table["table"], during)
     stored = Store(db).clocks(table["table"])
