@@ -43,7 +43,7 @@ from cinco.core.protocol import Accepted, Subscribe  # noqa: E402
 from cinco.core.registry import default_registry  # noqa: E402
 from cinco.core.table import Table  # noqa: E402
 from cinco.frontends.net.client import Lobby, NetError, Session  # noqa: E402
-from cinco.frontends.net.storage import open_sink, open_store  # noqa: E402
+from cinco.frontends.net.storage import open_store  # noqa: E402
 from cinco.frontends.net.store_pg import LEASE_SECONDS, POOL, LeaseLost, PgStore  # noqa: E402
 
 
@@ -220,7 +220,7 @@ def test_store_round_trip_tables_seats_and_events_in_order(db: str) -> None:
             2, seats=[Seat("Gus", bot="greedy"), Seat("Rita", bot="random")]
         )
         table = Table.create(
-            config, registry=registry, sink=lambda: open_sink(store, "t1"), table_id="t1"
+            config, registry=registry, sink=lambda: store.sink("t1"), table_id="t1"
         )
         for _ in range(6):
             assert isinstance(table.play_bot_turn(), Accepted)
@@ -232,7 +232,7 @@ def test_store_round_trip_tables_seats_and_events_in_order(db: str) -> None:
         # A restart: the table goes on from its events, and the log only grows.
         events = [event_from_dict(data) for data in first]
         again = Table.restore(
-            events, lambda keep: open_sink(store, "t1", keep), table_id="t1", registry=registry
+            events, lambda keep: store.sink("t1", keep), table_id="t1", registry=registry
         )
         assert again.status().seq == seq
         while not again.status().is_over:

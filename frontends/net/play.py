@@ -350,8 +350,8 @@ def play_in_terminal(
                     if session.view.seq != drawn:
                         draw(message)
                         drawn, clocks = session.view.seq, clock_line(session.view)
-                    elif clock_line(session.view) != clocks:  # another player's clock runs
-                        clocks = clock_line(session.view)
+                    elif (now := clock_line(session.view)) != clocks:  # a clock runs
+                        clocks = now
                         screen.rewrite_line_above(clocks)
                     continue
                 draw(message, keys=True)

@@ -73,7 +73,7 @@ from cinco.core.registry import Registry, default_registry
 from cinco.core.table import EventSink, SeatHandle, Table
 
 from .clock import Clocks, TimeControl
-from .storage import LobbyStore, is_database_url, open_sink
+from .storage import LobbyStore, is_database_url
 from .store import SeatRow, Store, TableRow, digest
 
 logger = logging.getLogger("cinco.server")
@@ -637,7 +637,7 @@ class Hub:
     # -- the game -----------------------------------------------------------------------------
 
     def _sink(self, room: Room) -> Callable[[], EventSink]:
-        return lambda: open_sink(self.db_store, room.id)
+        return lambda: self.db_store.sink(room.id)
 
     async def _begin(self, room: Room) -> None:
         """Every person's seat is taken: deal (called holding the room's lock)."""
@@ -675,7 +675,7 @@ class Hub:
         room.table = await asyncio.to_thread(
             Table.restore,
             events,
-            lambda keep: open_sink(self.db_store, room.id, keep),
+            lambda keep: self.db_store.sink(room.id, keep),
             table_id=room.id,
             registry=self.registry,
             undo=bool(room.settings.get("undo", True)),

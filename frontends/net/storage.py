@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from .store import SeatRow, SqliteSink, Store, TableRow
+from cinco.core.table import EventSink
 
-if TYPE_CHECKING:
-    from .store_pg import PgSink
+from .store import SeatRow, Store, TableRow
 
 SCHEMES = ("postgresql://", "postgres://")
 
@@ -54,6 +53,11 @@ class LobbyStore(Protocol):
 
     def clocks(self, table_id: str) -> dict[str, Any] | None: ...
 
+    def sink(self, table_id: str, keep: int = 0) -> EventSink:
+        """Where *table_id*'s events go from event number *keep* on (made and used in the
+        table's own thread)."""
+        ...
+
     def events(self, table_id: str) -> list[dict[str, Any]]: ...
 
     def close(self) -> None: ...
@@ -76,13 +80,3 @@ def open_store(db: str | Path) -> LobbyStore:
             ) from None
         return PgStore(str(db))
     return Store(db)
-
-
-def open_sink(store: LobbyStore, table_id: str, keep: int = 0) -> SqliteSink | PgSink:
-    """A sink for *table_id*'s events in *store*'s database (call it in the table's thread)."""
-    if isinstance(store, Store):
-        return store.sink(table_id, keep)
-    from .store_pg import PgStore
-
-    assert isinstance(store, PgStore), store
-    return store.sink(table_id, keep)

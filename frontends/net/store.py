@@ -131,8 +131,8 @@ class Store:
         :class:`SqliteSink`)."""
         return SqliteSink(self.writer, table_id, keep)
 
-    def _write(self, *statements: Statement) -> None:
-        self.writer.write(statements)  # OSError if it could not be written
+    def _write(self, *statements: Statement, wait: bool = True) -> None:
+        self.writer.write(statements, wait=wait)  # OSError if it could not be written
 
     def add_table(
         self,
@@ -204,8 +204,8 @@ class Store:
     def set_clocks(self, table_id: str, readings: dict[str, Any], *, wait: bool = True) -> None:
         """Store the clocks' *readings*; *wait* false: return before they are on disk (the
         server's event loop, at every turn: a crash may lose the last turn's readings)."""
-        self.writer.write(
-            [("UPDATE tables SET clocks = ? WHERE id = ?", [(json.dumps(readings), table_id)])],
+        self._write(
+            ("UPDATE tables SET clocks = ? WHERE id = ?", [(json.dumps(readings), table_id)]),
             wait=wait,
         )
 
