@@ -26,7 +26,11 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from typing import TYPE_CHECKING, Any
+
+from . import thinking
+from .faults import user_interrupt
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -40,6 +44,10 @@ if TYPE_CHECKING:
 START_TIMEOUT = 60.0
 #: Seconds beyond the bot's own budget a move may take before the worker counts as hung.
 MOVE_GRACE = 30.0
+#: Seconds beyond a caller's limit (:mod:`cinco.core.thinking`) before the worker is killed.
+LIMIT_GRACE = 1.0
+#: How often a wait that may be called off looks whether it was (seconds).
+STOP_POLL = 0.05
 
 
 class BotProcessError(RuntimeError):
@@ -81,11 +89,17 @@ class BotProcess:
         """The worker's process id (for tests and ``ps``)."""
         return self._process.pid
 
-    def _ask(self, request: tuple[Any, ...], timeout: float) -> Any:
+    def _ask(
+        self, request: tuple[Any, ...], timeout: float, stop: threading.Event | None = None
+    ) -> Any:
         try:
             self._conn.send(request)
-            if not self._conn.poll(timeout):
+            if not self._answered(timeout, stop):
+                # Killed, not left thinking: the next call starts a new worker.
                 self._process.kill()
+                self._process.join(5)
+                if stop is not None and stop.is_set():
+                    raise BotProcessError("the move was called off")
                 raise BotProcessError(f"the bots' process gave no answer in {timeout:.0f} s")
             status, value = self._conn.recv()
         except (EOFError, OSError) as exc:
@@ -94,14 +108,29 @@ class BotProcess:
             raise BotProcessError(value)
         return value
 
-    def call(self, request: tuple[Any, ...], timeout: float) -> Any:
+    def _answered(self, timeout: float, stop: threading.Event | None) -> bool:
+        """Whether the worker answered within *timeout* seconds, before *stop* was set."""
+        if stop is None:
+            return self._conn.poll(timeout)
+        deadline = time.monotonic() + timeout
+        while not stop.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if self._conn.poll(min(left, STOP_POLL)):
+                return True
+        return False
+
+    def call(
+        self, request: tuple[Any, ...], timeout: float, stop: threading.Event | None = None
+    ) -> Any:
         with self._lock:
             if not self._process.is_alive():
                 self._conn.close()
                 self._start()
                 for made in self._made.values():
                     self._ask(made, START_TIMEOUT)
-            return self._ask(request, timeout)
+            return self._ask(request, timeout, stop)
 
     def create(self, name: str, context: BotContext) -> ProcessBot:
         key = next(self._keys)
@@ -132,7 +161,16 @@ class ProcessBot:
         self._timeout = (budget or 10.0) + MOVE_GRACE
 
     def choose(self, view: GameState, legal: LegalActions) -> Command:
-        command: Command = self._process.call(("choose", self._key, view, legal), self._timeout)
+        limit = thinking.current()
+        command: Command
+        if limit is None:
+            command = self._process.call(("choose", self._key, view, legal, None), self._timeout)
+            return command
+        # Someone waits (a hint): the worker thinks to the same deadline, and is killed if
+        # it does not answer by then (plus a margin for the pipe) or the wait is called off.
+        left = limit.remaining()
+        request = ("choose", self._key, view, legal, left)
+        command = self._process.call(request, min(self._timeout, left + LIMIT_GRACE), limit.stop)
         return command
 
     def __repr__(self) -> str:
@@ -173,7 +211,13 @@ def _serve(conn: Connection, entry_points: bool, builtins: bool) -> None:
                 bots[key] = registry.create_bot(context, name)
                 conn.send(("ok", None))
             else:
-                _op, key, view, legal = request
-                conn.send(("ok", bots[key].choose(view, legal)))
-        except Exception as exc:  # reported to the parent, whose game replaces the move
+                _op, key, view, legal, seconds = request
+                if seconds is None:
+                    conn.send(("ok", bots[key].choose(view, legal)))
+                else:  # the caller's limit, as this process's own
+                    with thinking.limited(seconds, threading.Event()):
+                        conn.send(("ok", bots[key].choose(view, legal)))
+        except BaseException as exc:  # reported to the parent, whose game replaces the move
+            if user_interrupt(exc):
+                raise
             conn.send(("error", f"{type(exc).__name__}: {exc}"))

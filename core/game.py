@@ -21,11 +21,12 @@ from .commands import Command
 from .config import GameConfig
 from .errors import ConfigError, EventError, TableRefusal
 from .events import REFEREE, Event, GameEnded, GameStarted, Notice, Undone, Viewer
+from .faults import user_interrupt
 from .i18n import _
 from .loading import Conflict, PluginProblem, describe_error, logger
 from .messages import freeze, render
 from .rules import LegalActions, RuleSet, decide_steps, legal_actions, setup_events
-from .state import GameState, evolve, project, start, undo
+from .state import GameState, Timeline, project
 from .store import EventStore
 from .verify import check_turns
 
@@ -104,9 +105,12 @@ class Game:
         self._disabled: set[str] = set()
         self._hooks: dict[str, list[_Impl]] = {}
         self._pending: list[Notice] = []
+        #: The user's Ctrl-C, held until the turn being stored is whole.
+        self._interrupt: BaseException | None = None
         self._dispatching = 0
         self.store = EventStore()
         self._state: GameState | None = None
+        self._states: Timeline | None = None
         self._views: dict[Viewer, tuple[GameState, GameState]] = {}
         self._view_configs: dict[Viewer, GameConfig] = {}
         self._bots: dict[int, Bot] = {}
@@ -144,13 +148,7 @@ class Game:
         params = config.params if keep_params else game.rules.params(config)
         if params != config.params:
             config = game.config = replace(config, params=params)
-        game._dispatching += 1  # a plugin's notice waits until the deal is complete
-        try:
-            for event in setup_events(config):
-                game._append(event)
-        finally:
-            game._dispatching -= 1
-        game._flush_notices()
+        game._store_whole([(event, None) for event in setup_events(config)])
         for conflict in game._conflicts():
             # Say which plugin's variant, layout or bot this game uses (the first registered).
             game.notice(
@@ -210,13 +208,15 @@ class Game:
             # end (a plugin failing in cinco_game_ended) is logged and kept in problems.
             logger.warning("%s", event.text)
             return
-        if after is None:
-            if isinstance(event, GameStarted) and self._state is None:
-                after = start(event)
-            elif type(event) is Undone:
-                after = undo(list(self.store), event)
-            else:
-                after = evolve(self._require_state(), event)
+        states = self._states
+        if isinstance(event, GameStarted) and self._state is None:
+            states = self._states = Timeline(event)
+            after = states.state
+        else:
+            # Kept in step with the store, even by a Ctrl-C between the two appends.
+            if states is None or len(states) != len(self.store):
+                states = self._timeline()
+            after = states.append(event, after)
         self._state = after
         self._storing += 1
         try:
@@ -228,6 +228,15 @@ class Game:
         finally:
             self._storing -= 1
 
+    def _timeline(self) -> Timeline:
+        """The log's states kept for undo (:class:`~cinco.core.state.Timeline`); made again
+        from the store if they ever part (cheap, linear)."""
+        if self._states is None or len(self._states) != len(self.store):
+            if not self.store:
+                raise EventError(_("a game must begin with a game_started event"))
+            self._states = Timeline.of(self.store)
+        return self._states
+
     def _require_state(self) -> GameState:
         if self._state is None:
             raise EventError(_("a game must begin with a game_started event"))
@@ -235,9 +244,11 @@ class Game:
 
     def _call(self, hook: str, *arguments: object) -> None:
         """Call a lifecycle hook's implementations one by one, with *arguments* in the order
-        of the hookspec. One that raises is reported (a ``plugin_failed`` notice naming the
+        of the hookspec. One that raises anything, ``BaseException`` included
+        (:mod:`cinco.core.faults`), is reported (a ``plugin_switched_off`` notice naming the
         plugin and the hook) and switched off for this game; the others still run, and the
-        log stays intact."""
+        log stays intact. The user's Ctrl-C is held until the turn is stored whole
+        (:meth:`_flush_notices` raises it then)."""
         chain = self._hooks.get(hook)
         if chain is None:
             chain = self._hooks[hook] = self._chain(hook)
@@ -253,19 +264,28 @@ class Game:
                         function(*arguments)
                     else:
                         function(*[arguments[i] for i in positions])
-                except Exception as exc:  # a plugin must never cost a player the game
-                    self._plugin_failed(name, hook, exc)
+                except BaseException as exc:  # a plugin must never cost a player the game
+                    if user_interrupt(exc):
+                        self._interrupt = self._interrupt or exc
+                    else:
+                        self._plugin_failed(name, hook, exc)
         finally:
             self._dispatching -= 1
         self._flush_notices()
 
     def _flush_notices(self) -> None:
-        if self._pending and not self._dispatching:
+        if self._dispatching:
+            return
+        if self._pending:
             # Notices are stored after every plugin has seen the event that caused them, so
             # that all plugins see the events in the same order.
             pending, self._pending = self._pending, []
             for notice in pending:
                 self._append(notice)
+        if self._interrupt is not None and not self._storing:
+            # The user's Ctrl-C, held while a turn was stored: the turn is whole now.
+            interrupt, self._interrupt = self._interrupt, None
+            raise interrupt
 
     def _chain(self, hook: str) -> list[_Impl]:
         """*hook*'s implementations, in pluggy's order, each with the positions of the
@@ -284,7 +304,7 @@ class Game:
                 chain.append((prefix + impl.plugin_name, impl.function, positions))
         return chain
 
-    def _plugin_failed(self, name: str, hook: str, exc: Exception) -> None:
+    def _plugin_failed(self, name: str, hook: str, exc: BaseException) -> None:
         self._disabled.add(name)
         plugin = self.registry.describe(name.removeprefix("game:"))
         params = {"plugin": plugin, "hook": hook, "error": self.scrub(describe_error(exc))}
@@ -294,7 +314,7 @@ class Game:
         if self._notify:
             self._pending.append(Notice(code="plugin_switched_off", params=freeze(params)))
 
-    def _subscriber_failed(self, exc: Exception) -> None:
+    def _subscriber_failed(self, exc: BaseException) -> None:
         """A subscriber raised: the store has switched it off; tell everyone once."""
         params = {"error": self.scrub(describe_error(exc))}
         logger.warning("%s", render("subscriber_failed", params))
@@ -367,8 +387,11 @@ class Game:
         return [event.seen_by(viewer) for event in self.store]
 
     def state_at(self, count: int) -> GameState:
-        """The referee's state after the first *count* events."""
-        return self.store.state_at(count)
+        """The referee's state after the first *count* events (found from a state kept near
+        it: see :class:`~cinco.core.state.Timeline`)."""
+        if not 1 <= count <= len(self.store):
+            raise IndexError(f"a state exists after 1 to {len(self.store)} events, not {count}")
+        return self._timeline().state_at(count)
 
     def subscribe(self, listener: Listener, viewer: Viewer = REFEREE) -> Callable[[], None]:
         """Call *listener(event, game)* with each new event as *viewer* sees it."""
@@ -407,6 +430,24 @@ class Game:
         storing a turn is refused (code ``busy``): it would be decided on half a turn."""
         return self._execute(command, None)
 
+    def _store_whole(self, steps: Sequence[tuple[Event, GameState | None]]) -> None:
+        """Store a turn's events (or the deal's), each with the state it leads to if known.
+        A plugin's notice waits until the whole turn is stored (*after* states are exact);
+        the user's Ctrl-C between two of its events is held until the rest is stored too,
+        then raised (:meth:`_flush_notices`): a turn is stored whole or not at all."""
+        self._dispatching += 1
+        stored = len(self.store)
+        try:
+            for event, after in steps:
+                self._append(event, after)
+        except KeyboardInterrupt as exc:  # (a plugin's is contained in _call)
+            self._interrupt = self._interrupt or exc
+            for event, after in steps[len(self.store) - stored :]:
+                self._append(event, after)
+        finally:
+            self._dispatching -= 1
+        self._flush_notices()
+
     def _refuse_if_busy(self) -> None:
         if self._storing or self._dispatching:
             raise TableRefusal("busy")
@@ -414,14 +455,7 @@ class Game:
     def _execute(self, command: Command, legal: LegalActions | None) -> tuple[Event, ...]:
         self._refuse_if_busy()
         steps = decide_steps(self._require_state(), command, self.rules, legal)
-        # A plugin's notice waits until the whole turn is stored: *after* states are exact.
-        self._dispatching += 1
-        try:
-            for event, after in steps:
-                self._append(event, after)
-        finally:
-            self._dispatching -= 1
-        self._flush_notices()
+        self._store_whole(steps)
         events = []
         for event, _after in steps:
             events.append(event)
@@ -453,6 +487,7 @@ class Game:
             self._pending.append(notice)
         else:
             self._append(notice)
+            self._flush_notices()
 
     def undo(self, seat: int, back_to: int) -> Undone:
         """Take the game back to the state after its first *back_to* events, on *seat*'s
@@ -525,7 +560,9 @@ class Game:
                 if chosen is None:
                     public = {"problem": "illegal"}
                     private = {"move": self.scrub(_describe_answer(answer))}
-        except Exception as exc:  # a bot must never cost a player the game
+        except BaseException as exc:  # a bot must never cost a player the game
+            if user_interrupt(exc):  # the user's Ctrl-C while it thinks: nothing is stored
+                raise
             public = {"problem": "error"}
             private = {"error": self.scrub(f"{type(exc).__name__}: {exc}")}
         if chosen is None:

@@ -339,8 +339,12 @@ def cinco_game_started(game: Game) -> None:
     """A game was created (new, or rebuilt from a record) and its first events are stored.
 
     Called on every installed plugin and on the game's own plugins; results are ignored. If an
-    implementation raises, a ``plugin_failed`` notice naming the plugin and the hook is added to
-    the game, that plugin gets no more calls from this game, and the game goes on.
+    implementation raises anything (``BaseException`` included: ``SystemExit``,
+    ``GeneratorExit``, an exception class of its own), a ``plugin_switched_off`` notice naming
+    the plugin, the hook and the error is added to the game once the turn being stored is
+    whole, that plugin gets no more calls from this game, and the game goes on: a turn is
+    stored whole or not at all. Only the user's Ctrl-C (a ``KeyboardInterrupt`` in the main
+    thread) stops the program, once the turn is whole.
     ``game.id`` (hook API 2) names the game: its table's id, the same in its record's header,
     when it is resumed, and in :func:`cinco_game_closed`.
 

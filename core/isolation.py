@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from .errors import CincoError
+from .faults import user_interrupt
 from .i18n import _
 from .protocol import Accepted, Envelope, Message, Prompt, Refused, Submit, message_from_dict
 
@@ -347,7 +348,9 @@ class _Seat:
             if self.bot is None:
                 self.bot = self._make_bot(state, legal.seat)
             return Submit(self.bot.choose(state, legal)).to_dict()
-        except Exception as exc:  # the referee plays a random move instead, and counts it
+        except BaseException as exc:  # the referee plays a random move instead, and counts it
+            if user_interrupt(exc):  # (SystemExit from a bot too: the process serves on)
+                raise
             return {"type": "failed", "error": f"{type(exc).__name__}: {exc}"}
 
     def _make_bot(self, state: GameState, seat: int) -> Any:

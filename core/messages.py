@@ -55,6 +55,10 @@ TEMPLATES: dict[str, str] = {
         "storing the last one; it was refused. Send it after the hook returns."
     ),
     "record_failed": N_(
+        "The move could not be stored ({error}), so it was not played: nothing has changed. "
+        "Try again in a moment."
+    ),
+    "record_stopped": N_(
         "The game record could not be written ({error}). The game is stopped so that nothing "
         "is played unrecorded; save it somewhere else."
     ),
@@ -72,6 +76,15 @@ TEMPLATES: dict[str, str] = {
         "allowed."
     ),
     "undo_not_allowed": N_("This table does not allow undo."),
+    "undo_game_over": N_("The game is over: its moves can no longer be taken back."),
+    "undo_card_seen": N_(
+        "{name} has played a card since your move: undo would put a card you have seen back "
+        "into their hand, so it is not allowed."
+    ),
+    "undo_seen_by_others": N_(
+        "{name} has seen the card you played: undo would show them a card in your hand, so it "
+        "is not allowed."
+    ),
     "undo_stand_in": N_("Your last move was played for you by a bot; it cannot be taken back."),
     # -- notices ----------------------------------------------------------------------------
     "bot_replaced": N_("The {bot} bot of {name} made {problem}; a random move was played instead."),

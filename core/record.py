@@ -25,12 +25,11 @@ from .events import (
     Event,
     GameStarted,
     HandDiscarded,
-    Undone,
     event_from_dict,
 )
 from .i18n import _
 from .params import MAX_HAND
-from .state import GameState, evolve, start, undo
+from .state import Timeline
 
 if TYPE_CHECKING:
     from .config import GameConfig
@@ -325,20 +324,16 @@ class _Reader:
         self.check_rules = check_rules
         self.sources = sources
         self.checker: LogChecker | None = None
-        self.state: GameState | None = None
-        self.log: list[Event] = []
+        #: The fold (without the rule check), kept so that an undo costs no re-fold.
+        self.timeline: Timeline | None = None
 
     def take(self, event: Event) -> None:
         from .verify import LogChecker
 
         if self.checker is not None:
             self.checker.feed(event)
-        elif self.state is not None:
-            if type(event) is Undone:
-                self.state = undo(self.log, event)
-            else:
-                self.state = evolve(self.state, event)
-            self.log.append(event)
+        elif self.timeline is not None:
+            self.timeline.append(event)
         elif not isinstance(event, GameStarted):
             raise EventError(
                 _("the first event must be game_started, not {kind}").format(kind=event.type)
@@ -349,8 +344,7 @@ class _Reader:
             registry = self.registry if self.registry is not None else default_registry()
             self.checker = LogChecker(event, _check_config(event.config, registry, self.sources))
         else:
-            self.state = start(event)
-            self.log.append(event)
+            self.timeline = Timeline(event)
 
 
 def loads(

@@ -11,6 +11,7 @@ that make a :class:`~cinco.core.game.Game` themselves::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Sequence
@@ -47,11 +48,11 @@ class RecordWriter:
 
     def _open(self) -> IO[str]:
         if self._file is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("w", encoding="utf-8")
+            private_dir(self.path.parent)
+            self._file = private_open(self.path, "w")
             self._write_line(json.dumps(header(**self.header_fields)))
         elif self._file.closed:
-            self._file = self.path.open("a", encoding="utf-8")
+            self._file = private_open(self.path, "a")
         return self._file
 
     def _write_line(self, line: str) -> None:
@@ -65,15 +66,15 @@ class RecordWriter:
             return  # a new game: its opening events are already written
         # Rebuilt from events: write them all to a fresh file, then swap it in.
         temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.parent.mkdir(parents=True, exist_ok=True)
-        with temporary.open("w", encoding="utf-8") as out:
+        private_dir(temporary.parent)
+        with private_open(temporary, "w") as out:
             out.write(json.dumps(header(**self.header_fields)) + "\n")
             for event in game.events:
                 out.write(dumps(event) + "\n")
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, self.path)
-        self._file = self.path.open("a", encoding="utf-8")
+        self._file = private_open(self.path, "a")
 
     @hookimpl
     def cinco_event(self, game: Game, event: Event) -> None:
@@ -89,12 +90,57 @@ class RecordWriter:
             self._file.close()
 
 
-def _lock(file: IO[str], path: Path) -> None:
+#: Who may read a record or a server's database: its owner only. They hold each game's seed and
+#: deck order in clear, which would tell another local user every card still to come.
+FILE_MODE = 0o600
+#: The folders Cinco makes for them: its owner only, too.
+DIR_MODE = 0o700
+
+
+def private_dir(folder: Path) -> None:
+    """Make *folder* and its missing parents, each readable by its owner only (one that is
+    there already is left as it is: it may be shared on purpose)."""
+    missing = []
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            break
+        missing.append(parent)
+    for made in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # made meanwhile by another process
+            made.mkdir(mode=DIR_MODE)
+            os.chmod(made, DIR_MODE)  # mkdir's mode is cut by the umask; this one is not
+
+
+def private_open(path: Path, mode: str, *, exclusive: bool = False) -> IO[str]:
+    """*path* opened as :func:`open` would with *mode* (``"w"``, ``"a"`` or ``"r+"``), but a
+    file it creates is its owner's only (:data:`FILE_MODE`); *exclusive*: an existing file
+    raises :class:`FileExistsError`."""
+    flags = {"w": os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "a": os.O_WRONLY | os.O_CREAT}.get(
+        mode, os.O_RDWR
+    )
+    if mode == "a":
+        flags |= os.O_APPEND
+    if exclusive:
+        flags |= os.O_CREAT | os.O_EXCL
+    descriptor = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    return os.fdopen(descriptor, mode, encoding="utf-8")
+
+
+def try_lock(descriptor: int) -> bool:
+    """Take the advisory lock of the open file *descriptor* for this process, without waiting:
+    False if another open file (another Cinco) holds it. It lasts until the file is closed
+    (or the process ends, however it ends: a ``kill -9`` leaves no stale lock)."""
     if fcntl is None:
-        return
+        return True
     try:
-        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
+        return False
+    return True
+
+
+def _lock(file: IO[str], path: Path) -> None:
+    if not try_lock(file.fileno()):
         file.close()
         raise RecordError(
             _(
@@ -118,9 +164,9 @@ class RecordFile:
         """A new record at *path* holding *events*. An existing file is never overwritten:
         it may be a saved game (:class:`~cinco.core.errors.RecordError` says so)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         try:
-            file = path.open("x", encoding="utf-8")
+            file = private_open(path, "w", exclusive=True)
         except FileExistsError:
             raise RecordError(
                 _(
@@ -143,6 +189,10 @@ class RecordFile:
         path = Path(path)
         file = path.open("r+", encoding="utf-8")
         _lock(file, path)
+        with contextlib.suppress(OSError):  # a record made before records were private
+            mode = os.fstat(file.fileno()).st_mode
+            if mode & 0o077:
+                os.fchmod(file.fileno(), mode & 0o700)
         offset = 0
         for _number in range(keep + 1):  # the header, then *keep* events
             line = file.readline()

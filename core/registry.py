@@ -25,6 +25,7 @@ import pluggy
 from . import hookspecs
 from .config import GameConfig, Layout, Seat
 from .errors import ConfigError, PluginError
+from .faults import user_interrupt
 from .i18n import N_, _
 from .loading import (
     Conflict,
@@ -367,7 +368,9 @@ class Registry:
             label = _label(entry_point)
             try:
                 plugin = entry_point.load()
-            except Exception as exc:  # a broken plugin must never stop Cinco
+            except BaseException as exc:  # a broken plugin (sys.exit() too) must not stop Cinco
+                if user_interrupt(exc):
+                    raise
                 self._report(
                     PluginProblem(
                         entry_point.name,
@@ -485,7 +488,9 @@ class Registry:
                                 "ordinary @hookimpl that answers or returns None"
                             ).format(name=item.name, hook=wrapped[0])
                         )
-            except Exception as exc:  # a broken plugin must never stop Cinco
+            except BaseException as exc:  # a broken plugin (sys.exit() too) must not stop Cinco
+                if user_interrupt(exc):
+                    raise
                 self._report(
                     PluginProblem(
                         impl.plugin_name,

@@ -47,6 +47,7 @@ from .events import (
     HandDiscarded,
     TurnEnded,
 )
+from .faults import user_interrupt
 from .i18n import _
 from .params import DRAW, EXCHANGE, GameParams
 from .state import GameState, evolve
@@ -124,7 +125,9 @@ def first_result(
         def call_one(*args: Any) -> Any:
             try:
                 return function(*args)
-            except Exception as exc:
+            except BaseException as exc:
+                if user_interrupt(exc):  # the user's Ctrl-C; anything else: the plugin's
+                    raise
                 raise rule_hook_error(plugin, name, exc) from exc
 
         return call_one
@@ -135,7 +138,9 @@ def first_result(
                 result = function(*[args[i] for i in positions])
                 if result is not None and checked is not None:
                     result = checked(args, result)
-            except Exception as exc:  # a broken variant is refused, never half-applied
+            except BaseException as exc:  # a broken variant is refused, never half-applied
+                if user_interrupt(exc):  # the user's Ctrl-C; anything else: the plugin's
+                    raise
                 raise rule_hook_error(plugin, name, exc) from exc
             if result is not None:
                 return result
@@ -235,7 +240,7 @@ def check_outcome(args: tuple[Any, ...], result: Any) -> Outcome:
     return Outcome(winner=winner, reason=reason, line=line, scores=scores)
 
 
-def rule_hook_error(plugin: str, hook: str, exc: Exception) -> RuleHookError:
+def rule_hook_error(plugin: str, hook: str, exc: BaseException) -> RuleHookError:
     """The error refusing a command because *plugin*'s rule hook raised *exc*."""
     return RuleHookError(plugin=plugin, hook=hook, error=f"{type(exc).__name__}: {exc}")
 
@@ -379,7 +384,9 @@ class RuleSet(CompiledRules):
                 answer = impl.function(*[arguments[n] for n in impl.argnames])
                 if answer is not None and not isinstance(answer, GameParams):
                     raise TypeError(f"returned {answer!r}, not GameParams (or None)")
-            except Exception as exc:
+            except BaseException as exc:
+                if user_interrupt(exc):  # the user's Ctrl-C; anything else: the plugin's
+                    raise
                 raise rule_hook_error(name, "cinco_game_params", exc) from exc
             if answer is not None:
                 params = answer
@@ -427,7 +434,9 @@ def _game_end_chain(hook: pluggy.HookCaller) -> Callable[[GameState, Command], A
     def game_end(state: GameState, command: Command) -> Any:
         try:
             verdict = standard(state, command)
-        except Exception as exc:
+        except BaseException as exc:
+            if user_interrupt(exc):  # the user's Ctrl-C; anything else: the plugin's
+                raise
             raise rule_hook_error(STANDARD_RULES, name, exc) from exc
         return chain(state, command, verdict)
 

@@ -16,7 +16,7 @@ state: another player's hand, the draw pile's order, cards discarded face down b
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -389,26 +389,117 @@ def fold(events: Iterable[Event]) -> GameState:
 
     An :class:`~cinco.core.events.Undone` event takes the state back to what it was after the
     first ``back_to`` events: the moves it takes back stay in the log, and the fold skips them.
+    A log with undos is folded through a :class:`Timeline`, so that it costs what its length
+    does however many undos it holds.
     """
     log = events if isinstance(events, list | tuple) else list(events)
     first = log[0] if log else None
     if not isinstance(first, GameStarted):
         raise EventError(_("a game must begin with a game_started event"))
+    if any(type(event) is Undone for event in log):
+        return Timeline.of(log).state
     state = start(first)
-    for index in range(1, len(log)):
-        event = log[index]
-        state = undo(log[:index], event) if type(event) is Undone else evolve(state, event)
+    for index in range(1, len(log)):  # the hot path: no timeline to keep without undos
+        state = evolve(state, log[index])
     return state
 
 
 def undo(log: Sequence[Event], event: Undone) -> GameState:
     """The state after *event* (an undo) at the end of *log*: the state after ``back_to``
-    events, counting the undo itself as one more event."""
-    if not 1 <= event.back_to < len(log):
-        raise EventError(
-            _("an undo can go back to event 1 to {n}, not {back}").format(
-                n=len(log) - 1, back=event.back_to
+    events, counting the undo itself as one more event. This folds *log* once; whoever takes
+    a log's events one by one keeps a :class:`Timeline` instead, which answers an undo from
+    the states it kept."""
+    return Timeline.of(log).undo(event)
+
+
+#: A :class:`Timeline` keeps the state after at least every this many events (and after every
+#: undo), so that any earlier state is at most this many evolutions away.
+KEEP_EVERY = 32
+
+
+class Timeline:
+    """A log being folded, one event at a time, with some of the states it went through, so
+    that an :class:`~cinco.core.events.Undone` event, which takes the game back to the state
+    after the log's first ``back_to`` events, costs at most :data:`KEEP_EVERY` evolutions
+    instead of a fold of the whole log before it (which, done for every undo, re-folds each
+    earlier undo: the cost of a log doubled with each undo it held). A log's states never
+    change, since the log only grows: a kept one stays right whatever follows.
+
+    >>> from cinco.core.config import GameConfig
+    >>> from cinco.core.events import GameStarted, DeckShuffled, CardDrawn, Undone
+    >>> timeline = Timeline(GameStarted(config=GameConfig.for_players(2), first_seat=1))
+    >>> for event in (
+    ...     DeckShuffled(size=90, order=tuple(range(90, 0, -1)), reshuffle=False),
+    ...     CardDrawn(seat=1, card=90),
+    ...     Undone(seat=1, back_to=2),
+    ... ):
+    ...     state = timeline.append(event)
+    >>> state.hands, len(state.draw_pile), state.events, len(timeline)
+    (((), ()), 90, 4, 4)
+    """
+
+    __slots__ = ("_events", "_kept", "_marks", "state")
+
+    def __init__(self, first: GameStarted) -> None:
+        #: The state after every event taken so far.
+        self.state = start(first)
+        self._events: list[Event] = [first]
+        #: Event counts whose states are kept (ascending), and those states.
+        self._marks: list[int] = [1]
+        self._kept: list[GameState] = [self.state]
+
+    @classmethod
+    def of(cls, events: Iterable[Event]) -> Timeline:
+        """The timeline of all *events* (the first must be :class:`GameStarted`)."""
+        log = iter(events)
+        first = next(log, None)
+        if not isinstance(first, GameStarted):
+            raise EventError(_("a game must begin with a game_started event"))
+        timeline = cls(first)
+        for event in log:
+            timeline.append(event)
+        return timeline
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def append(self, event: Event, after: GameState | None = None) -> GameState:
+        """Take *event*, the log's next, and return the state after it. *after* is that
+        state, when the caller has worked it out already (it is trusted)."""
+        if after is None:
+            after = self.undo(event) if type(event) is Undone else evolve(self.state, event)
+        events = self._events
+        events.append(event)
+        self.state = after
+        count = len(events)
+        # An undo's state is kept: the events before it cannot be evolved past it.
+        if type(event) is Undone or count - self._marks[-1] >= KEEP_EVERY:
+            self._marks.append(count)
+            self._kept.append(after)
+        return after
+
+    def undo(self, event: Event) -> GameState:
+        """The state *event* (an undo) leads to if it is the log's next; nothing is taken."""
+        assert isinstance(event, Undone)
+        count = len(self._events)
+        if not 1 <= event.back_to < count:
+            raise EventError(
+                _("an undo can go back to event 1 to {n}, not {back}").format(
+                    n=count - 1, back=event.back_to
+                )
             )
-        )
-    earlier = fold(log[: event.back_to])
-    return _derive(earlier, events=len(log) + 1)
+        return _derive(self.state_at(event.back_to), events=count + 1)
+
+    def state_at(self, count: int) -> GameState:
+        """The state after the log's first *count* events."""
+        events = self._events
+        if count == len(events):
+            return self.state
+        if not 1 <= count <= len(events):
+            raise IndexError(f"a state exists after 1 to {len(events)} events, not {count}")
+        mark = bisect_right(self._marks, count) - 1
+        state = self._kept[mark]
+        # No undo lies between a kept state and *count*: each undo's state is kept.
+        for index in range(self._marks[mark], count):
+            state = evolve(state, events[index])
+        return state

@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 
 from .events import Event
+from .faults import user_interrupt
 from .state import GameState, fold
 
 Subscriber = Callable[[int, Event], None]
@@ -26,7 +27,7 @@ Subscriber = Callable[[int, Event], None]
 logger = logging.getLogger("cinco")
 
 
-def _log_failure(exc: Exception) -> None:
+def _log_failure(exc: BaseException) -> None:
     logger.warning("A subscriber of a game failed and was switched off: %r", exc)
 
 
@@ -38,13 +39,14 @@ class EventStore(Sequence[Event]):
         self._subscribers: list[Subscriber] = []
         #: Told of a subscriber that raised (after it is switched off); by default it is
         #: logged. The event is stored all the same: a subscriber cannot undo a fact.
-        self.on_error: Callable[[Exception], None] = _log_failure
+        self.on_error: Callable[[BaseException], None] = _log_failure
 
     def append(self, event: Event) -> int:
         """Store *event*, tell every subscriber, and return its index.
 
-        A subscriber that raises is unsubscribed and reported to :attr:`on_error`; the others
-        are still told, and the event stays stored.
+        A subscriber that raises (``BaseException`` included, :mod:`cinco.core.faults`) is
+        unsubscribed and reported to :attr:`on_error`; the others are still told, and the event
+        stays stored. The user's Ctrl-C goes on up, the event stored.
         """
         index = len(self._events)
         self._events.append(event)
@@ -52,7 +54,9 @@ class EventStore(Sequence[Event]):
             for subscriber in list(self._subscribers):  # a subscriber may unsubscribe
                 try:
                     subscriber(index, event)
-                except Exception as exc:  # one watcher must not stop the game or the others
+                except BaseException as exc:  # one watcher must not stop the game or others
+                    if user_interrupt(exc):
+                        raise
                     if subscriber in self._subscribers:
                         self._subscribers.remove(subscriber)
                     self.on_error(exc)

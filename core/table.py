@@ -25,7 +25,7 @@ import queue
 import random
 import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,17 +36,22 @@ from .config import GameConfig
 from .errors import CincoError, IllegalCommand
 from .events import (
     SPECTATOR,
+    CardDrawn,
+    CardPlayed,
     Event,
     GameEnded,
     GameStarted,
+    HandDiscarded,
     Notice,
     TurnEnded,
     Undone,
     Viewer,
 )
+from .faults import user_interrupt
 from .game import Game
 from .messages import freeze
 from .protocol import (
+    MAX_HINT_SECONDS,
     Accepted,
     Check,
     Envelope,
@@ -62,7 +67,8 @@ from .protocol import (
 from .record import load_record
 from .recording import RecordFile
 from .rules import LegalActions
-from .state import GameState, evolve, start, undo
+from .state import GameState, Timeline
+from .thinking import Limit, limited
 
 if TYPE_CHECKING:
     from .registry import Registry
@@ -138,6 +144,21 @@ def turns(events: Sequence[Event]) -> list[Turn]:
     return counted
 
 
+def _cards_shown(event: Event) -> tuple[int, ...]:
+    """The cards *event*, as one viewer sees it, shows them face up."""
+    kind = type(event)
+    if kind is CardPlayed:
+        assert isinstance(event, CardPlayed)
+        return (event.card,)
+    if kind is CardDrawn:
+        assert isinstance(event, CardDrawn)
+        return () if event.card is None else (event.card,)
+    if kind is HandDiscarded:
+        assert isinstance(event, HandDiscarded)
+        return () if event.cards is None else event.cards
+    return ()
+
+
 def _first_turn_start(events: Sequence[Event]) -> int:
     first = events[0]
     assert isinstance(first, GameStarted)
@@ -197,7 +218,9 @@ class EventSink(Protocol):
     database, say). The table calls it from its own thread only: ``append`` for each new event
     in order, then ``commit`` once the events of one request (a whole turn, or the deal) are
     appended, before anyone is sent them; ``sync`` at the game's end, ``close`` when the table
-    closes. An ``OSError`` from any of them stops the game (``record_failed``)."""
+    closes. A ``commit`` stores all of its events or, raising ``OSError``, none of them, and
+    then forgets them: the table refuses the request (``record_failed``) and takes its events
+    back, and the next ``append`` follows the last event stored."""
 
     @property
     def path(self) -> Path | None: ...
@@ -223,6 +246,44 @@ class _Port:
     prompted: int = -1  # the seq at which this seat was last prompted
 
 
+class _Calls:
+    """The hints a table's thread is thinking on (one at most: it does one thing at a time),
+    so that another thread can call them off: the seat that asked left, or the table closes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: dict[str | None, threading.Event] = {}
+        self._closing = False
+
+    @contextlib.contextmanager
+    def running(self, port: str | None, seconds: float) -> Iterator[Limit]:
+        """Think for *port* (a port id) for *seconds* at most, unless called off first."""
+        stop = threading.Event()
+        with self._lock:
+            if self._closing:
+                stop.set()
+            self._running[port] = stop
+        try:
+            with limited(seconds, stop) as limit:
+                yield limit
+        finally:
+            with self._lock:
+                self._running.pop(port, None)
+
+    def call_off(self, port: str | None = None) -> None:
+        """Stop the thinking for *port* (``None``: anyone's) now."""
+        with self._lock:
+            for key, stop in self._running.items():
+                if port is None or key == port:
+                    stop.set()
+
+    def close(self) -> None:
+        """Stop every thinking now, and any started from now on at once."""
+        with self._lock:
+            self._closing = True
+        self.call_off()
+
+
 class _Referee:
     """Everything that may see the whole game. Only the table's thread touches it."""
 
@@ -241,6 +302,10 @@ class _Referee:
         self.written = written
         self.undo_allowed = undo
         self.problem: Refused | None = None
+        #: Why the last request's events are not stored (:meth:`settle`), if they are not.
+        self.unstored: Refused | None = None
+        #: The store's last error (the server tells a full disk from other failures by it).
+        self.failure: OSError | None = None
         #: Which program hosts the table (a record's header says so).
         self.frontend = "api"
         self.ports: dict[str, _Port] = {}
@@ -248,6 +313,8 @@ class _Referee:
         #: People's seats a bot plays for (zombie mode): seat → bot spec, from the log.
         self.stand_ins: dict[int, str] = stand_ins(game.store)
         self.stand_in_bots: dict[tuple[int, str], Any] = {}
+        #: The hint thinking now, which another thread may call off (set by :func:`_serve`).
+        self.calls = _Calls()
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -325,7 +392,7 @@ class _Referee:
             return Refused.of(exc)
         finally:
             self.settle()
-        return Accepted(len(self.game.store) - 1)
+        return self.answered()
 
     def play_bot_turn(self) -> Refused | Accepted:
         state = self.game.state
@@ -341,7 +408,7 @@ class _Referee:
             return Refused.of(exc)
         finally:
             self.settle()
-        return Accepted(len(self.game.store) - 1)
+        return self.answered()
 
     # -- zombie mode: a bot in a person's seat -------------------------------------------------
 
@@ -376,7 +443,7 @@ class _Referee:
                 seat=person,
             )
         self.settle()
-        return Accepted(len(self.game.store) - 1)
+        return self.answered()
 
     def play_for(self, seat: int, bot: str, reason: str) -> Refused | Accepted:
         """Let *bot* play this one turn for the person at *seat*, whose turn it is (their
@@ -428,7 +495,7 @@ class _Referee:
                 self.stand_in_bots[(seat, spec)] = bot
             answer = bot.choose(self.game.view(seat), legal)
             command = next((c for c in legal if type(c) is type(answer) and c == answer), None)
-        except Exception:  # a stand-in that fails must not stop the game
+        except BaseException:  # a stand-in that fails must not stop the game (SystemExit...)
             command = None
         if command is None:
             command = legal[chooser.randrange(len(legal))]
@@ -438,7 +505,7 @@ class _Referee:
             return Refused.of(exc)
         finally:
             self.settle()
-        return Accepted(len(self.game.store) - 1)
+        return self.answered()
 
     def hint(self, port: _Port, request: Hint) -> Hinted | Refused:
         """Ask a bot what it would play in the seat's place, from the seat's view only."""
@@ -455,21 +522,39 @@ class _Referee:
         name = next((bot for bot in request.bots if bot in installed), None)
         if name is None:
             return Refused("no_hint_bot", freeze({"bots": ", ".join(request.bots)}))
+        seconds = request.seconds
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 < seconds <= MAX_HINT_SECONDS
+        ):
+            # A local handle's Hint skips the protocol's schema: the same bound, whatever
+            # it asks (a NaN would never end the search).
+            problem = f"hint: seconds must be more than 0 and at most {MAX_HINT_SECONDS:g}"
+            return Refused("malformed_command", freeze({"problem": problem}))
         view = self.game.view(seat)
         context = BotContext(
             seat=seat,
             config=view.config,
             rules=RulesOracle.of(self.game.rules),
             seed=secrets.randbelow(2**31),
-            time_budget=request.seconds,
+            time_budget=float(seconds),
         )
         legal = self.game.legal_actions(seat)
         try:
-            bot = self.game.registry.create_bot(context, name)
-            command = bot.choose(view, legal)
+            # The table answers nobody else meanwhile: the bot thinks until the deadline at
+            # most, or until the hint is called off (:meth:`_Line.call_off`).
+            port_id = next((key for key, value in self.ports.items() if value is port), None)
+            with self.calls.running(port_id, float(seconds)) as limit:
+                bot = self.game.registry.create_bot(context, name)
+                command = bot.choose(view, legal)
+                if limit.stop.is_set():  # the seat left, or the table closes: nobody waits
+                    return Refused("no_hint_bot", freeze({"bots": f"{name} (called off)"}))
             explain = getattr(bot, "explain", None)
             reason = explain(view, command) if callable(explain) else None
-        except Exception as exc:  # a broken bot must not cost the player the game
+        except BaseException as exc:  # a broken bot must not cost the player the game
+            if user_interrupt(exc):
+                raise
             return Refused("no_hint_bot", freeze({"bots": f"{name} ({type(exc).__name__})"}))
         if command not in legal:  # nor mislead the player
             return Refused("no_hint_bot", freeze({"bots": name}))
@@ -478,15 +563,20 @@ class _Referee:
     # -- undo ----------------------------------------------------------------------------------
 
     def undo_target(self, seat: int) -> int | Refused:
-        """Where *seat*'s undo goes back to, or why it may not: only the seat's own last
-        action, only if it showed them nothing new (a play or a burn, not a draw or an
-        exchange), and only while no other person has acted since (bots' replies are taken
-        back with it)."""
+        """Where *seat*'s undo goes back to, or why it may not. Only the seat's own last
+        action, while no other person has acted since (bots' replies are taken back with it),
+        never once the game is over, and never if it would tell a person where a card is that
+        they could not know without the undo: the seat's own draw or exchange (the cards drawn
+        would go back into the deck), a bot's play since (its card, seen by all, would go back
+        into its hand), or the seat's own play when another person sits at the table (they saw
+        the card, which would go back into the seat's hand). See :meth:`_undo_shows`."""
         if not self.undo_allowed:
             return Refused("undo_not_allowed")
         seats = self.game.config.seats
         if seats[seat].is_bot:
             return Refused("not_seated")
+        if self.game.is_over:
+            return Refused("undo_game_over")
         counted = turns(self.game.store)
         mine = [turn for turn in counted if turn.seat == seat]
         if not mine:
@@ -499,7 +589,32 @@ class _Referee:
                 return Refused("undo_other_moved", freeze({"name": seats[turn.seat].name}))
         if last.action != "play":
             return Refused("undo_showed_cards", freeze({"action": last.action}))
-        return last.start
+        shows = self._undo_shows(seat, last.start)
+        return last.start if shows is None else shows
+
+    def _undo_shows(self, seat: int, target: int) -> Refused | None:
+        """Why going back to the state after *target* events would show a person a card, or
+        ``None``: each card an event taken back showed a person face up (a play to everyone,
+        a draw or an exchange to its seat) must then be in that person's own hand, where they
+        know it anyway, and not in another hand or the deck. The seat's own view is looked at
+        first, so that its refusal names the seat that played the card it saw."""
+        game = self.game
+        seats = game.config.seats
+        before = game.state_at(target)
+        people = [seat, *(n for n, spec in enumerate(seats) if not spec.is_bot and n != seat)]
+        store = game.store
+        for index in range(target, len(store)):
+            event = store[index]
+            for person in people:
+                held = before.hands[person]
+                if all(card in held for card in _cards_shown(event.seen_by(person))):
+                    continue
+                if person != seat:
+                    return Refused("undo_seen_by_others", freeze({"name": seats[person].name}))
+                # A card another seat showed (the seat's own draws were refused already).
+                assert isinstance(event, CardPlayed | CardDrawn | HandDiscarded)
+                return Refused("undo_card_seen", freeze({"name": seats[event.seat].name}))
+        return None
 
     def undo(self, port: _Port, *, check: bool) -> Refused | Accepted:
         if not isinstance(port.viewer, int):
@@ -520,18 +635,33 @@ class _Referee:
             return Refused.of(exc)
         finally:
             self.settle()
-        return Accepted(len(self.game.store) - 1)
+        return self.answered()
 
     # -- after every change: the record, then everyone's stream -----------------------------
 
     def settle(self) -> None:
-        self.persist()
+        self.unstored = self.persist()
         self.deliver()
 
-    def persist(self) -> None:
+    def answered(self) -> Refused | Accepted:
+        """The answer to a request that changed the game, once :meth:`settle` has stored it:
+        ``accepted`` only if its events are stored, else why not (``record_failed``)."""
+        if self.unstored is not None:
+            return self.unstored
+        return Accepted(len(self.game.store) - 1)
+
+    def persist(self) -> Refused | None:
+        """Store the events not yet stored; if that fails, the ``record_failed`` refusal.
+
+        A sink (a server's database) stores a request's events in one commit or none: when
+        the commit fails, the game goes back to the stored log (:meth:`_take_back`), so that
+        nothing anyone was told of, or will be judged against, is missing from the store;
+        the next request tries again (the disk may have room by then). A record file stops
+        the game instead, its events kept here for ``save_as``: a local player loses
+        nothing, and there is nobody else to tell."""
         store = self.game.store
         if self.record is None or self.problem is not None:
-            return
+            return None
         try:
             if isinstance(self.record, RecordFile):
                 while self.written < len(store):  # a line is written when appended
@@ -547,8 +677,33 @@ class _Referee:
             if self.game.is_over:
                 self.record.sync()
         except OSError as exc:
+            self.failure = exc
+            error = freeze({"error": self.game.scrub(str(exc))})
+            if not isinstance(self.record, RecordFile) and self._take_back():
+                return Refused("record_failed", error)  # nothing happened; try again later
             # Stop rather than play on unrecorded: the events stay here, for save_as.
-            self.problem = Refused("record_failed", freeze({"error": self.game.scrub(str(exc))}))
+            self.problem = Refused("record_stopped", error)
+            return self.problem
+        return None
+
+    def _take_back(self) -> bool:
+        """Make the game the stored log again, after a sink's commit failed: the request's
+        events never happened for anyone (nobody was sent them: :meth:`deliver` sends only
+        what is stored). False if the stored log is no game to go on from (the deal itself
+        was not stored). The game is rebuilt from the stored log, as at a server's restart:
+        plugins' ``cinco_game_started`` hook is called again for it, with the same game id."""
+        if len(self.game.store) == self.written:
+            return True
+        kept = list(self.game.store)[: self.written]
+        if not kept:
+            return False
+        game, written = _rebuild(kept, self.game.registry, self.table_id)
+        if written != self.written or len(game.store) != written:
+            return False
+        self.game = game
+        self.stand_ins = stand_ins(game.store)
+        self.stand_in_bots.clear()  # they saw views of the turn taken back
+        return True
 
     def deliver(self) -> None:
         store = self.game.store
@@ -642,7 +797,10 @@ _Request = tuple[str, str | None, Any, "Future[Any]"]
 
 
 def _serve(
-    requests: queue.Queue[_Request], setup: Callable[[], _Referee], ready: Future[Any]
+    requests: queue.Queue[_Request],
+    setup: Callable[[], _Referee],
+    ready: Future[Any],
+    calls: _Calls,
 ) -> None:
     """The table's thread: make the referee, then answer requests one at a time."""
     try:
@@ -650,6 +808,7 @@ def _serve(
     except BaseException as exc:
         ready.set_exception(exc)
         return
+    referee.calls = calls
     ready.set_result((referee.table_id, referee.game.view(SPECTATOR).config, threading.get_ident()))
     del setup
     while referee.open:
@@ -665,10 +824,11 @@ def _serve(
 class _Line:
     """The request queue to one table's thread, shared by its host and its handles."""
 
-    __slots__ = ("_closed", "_lock", "_queue", "_thread_id")
+    __slots__ = ("_calls", "_closed", "_lock", "_queue", "_thread_id")
 
-    def __init__(self, requests: queue.Queue[_Request], thread_id: int) -> None:
+    def __init__(self, requests: queue.Queue[_Request], thread_id: int, calls: _Calls) -> None:
         self._queue = requests
+        self._calls = calls
         self._closed = threading.Event()
         self._thread_id = thread_id
         # "close" is the last request ever queued: one sent from another thread while the
@@ -690,7 +850,16 @@ class _Line:
                 self._queue.put((operation, port, payload, answer))
         return answer
 
+    def call_off(self, port: str | None = None, *, closing: bool = False) -> None:
+        """Stop a hint the table is thinking on for *port* (``None``: anyone's) now; with
+        *closing*, every hint now and from now on."""
+        if closing:
+            self._calls.close()
+        else:
+            self._calls.call_off(port)
+
     def close(self) -> None:
+        self._calls.close()  # a hint thinking now must not hold the close up
         with self._lock:
             if self._closed.is_set():
                 return
@@ -709,10 +878,15 @@ class _Line:
 class Table:
     """A table: create it with :meth:`create` or :meth:`resume`, then hand out seats.
 
-    Undo (``undo=True``, the default): a person may take back their own last action if it
-    showed them nothing new (a play or a burn) and no other person has acted since; against
-    bots, the bots' replies are taken back with it. An undo is an event: nothing is removed
-    from the log or the record.
+    Undo (``undo=True``, the default): a person may take back their own last action while no
+    other person has acted since; against bots, the bots' replies are taken back with it. An
+    undo never shows anyone a card, or it is refused: each card the events taken back showed a
+    person face up must then be in that person's own hand. So a draw or an exchange stays (its
+    cards would go back into the deck: ``undo_showed_cards``), a play stays once a bot has
+    played a card since (``undo_card_seen``) or when another person at the table saw it, a
+    team-mate too (``undo_seen_by_others``), and nothing is taken back after the game has
+    ended (``undo_game_over``). An undo is an event: nothing is removed from the log or the
+    record.
     """
 
     def __init__(self, line: _Line, table_id: str, config: GameConfig, warnings: list[str]):
@@ -730,12 +904,13 @@ class Table:
     def _start(cls, setup: Callable[[], _Referee], warnings: list[str]) -> Table:
         requests: queue.Queue[_Request] = queue.Queue()
         ready: Future[Any] = Future()
+        calls = _Calls()
         thread = threading.Thread(
-            target=_serve, args=(requests, setup, ready), name="cinco-table", daemon=True
+            target=_serve, args=(requests, setup, ready, calls), name="cinco-table", daemon=True
         )
         thread.start()
         table_id, config, thread_id = ready.result(ANSWER_TIMEOUT)
-        return cls(_Line(requests, thread_id), table_id, config, warnings)
+        return cls(_Line(requests, thread_id, calls), table_id, config, warnings)
 
     @classmethod
     def create(
@@ -760,9 +935,9 @@ class Table:
             game = Game.new(config, registry=registry, game_id=table_id)
             if sink is not None:
                 referee = _Referee(game, table_id, sink(), written=0, undo=undo)
-                referee.persist()
-                if referee.problem is not None:
-                    raise CincoError(referee.problem.message)
+                failed = referee.persist()
+                if failed is not None:  # the deal is not stored: there is no table
+                    raise referee.failure or CincoError(failed.message)
                 return referee
             file = None
             if path is not None:
@@ -907,9 +1082,14 @@ class Table:
         saved: Path = self._line.call("save_as", payload=Path(path))
         return saved
 
+    def call_off(self) -> None:
+        """Stop the hint the table is thinking on now, and any asked from now on (answered
+        ``no_hint_bot`` at once): the table is about to close, and nobody should wait."""
+        self._line.call_off(closing=True)
+
     def close(self) -> None:
-        """Write what is left, close the record and stop the table. Handles then get
-        ``Refused("table_closed")``."""
+        """Write what is left, close the record and stop the table (a hint thinking now is
+        called off first). Handles then get ``Refused("table_closed")``."""
         self._line.close()
 
     def __enter__(self) -> Table:
@@ -975,6 +1155,7 @@ class SeatHandle:
         "_listeners",
         "_log",
         "_port",
+        "_states",
         "_view",
         "table",
         "viewer",
@@ -996,6 +1177,8 @@ class SeatHandle:
         self.table = table
         self._log: list[Envelope] = []
         self._view: GameState | None = None
+        #: The view's states kept for undo: an undo costs no re-fold of the log.
+        self._states: Timeline | None = None
         self._legal: LegalActions | None = None
         self._blocked: Refused | None = None
         self._listeners: list[Listener] = []
@@ -1126,14 +1309,12 @@ class SeatHandle:
             return  # a repeat (a resubscription overlapping): already folded
         self._log.append(envelope)
         event = envelope.event
-        if self._view is None:
+        if self._states is None:
             assert isinstance(event, GameStarted)
-            self._view = start(event)
-        elif type(event) is Undone:
-            assert isinstance(event, Undone)
-            self._view = undo([e.event for e in self._log[:-1]], event)
+            self._states = Timeline(event)
+            self._view = self._states.state
         else:
-            self._view = evolve(self._view, event)
+            self._view = self._states.append(event)
         self._legal = None if type(event) in (TurnEnded, GameEnded, Undone) else self._legal
 
     def send(self, message: Submit | Check | Undo | Hint) -> Future[Message]:
@@ -1143,6 +1324,11 @@ class SeatHandle:
         thread; call :meth:`pump` after it is answered to take in the turn's messages."""
         answer: Future[Message] = self._line.send("request", self._port, message)
         return answer
+
+    def call_off(self) -> None:
+        """Stop a hint the table is thinking on for this handle now: it is answered
+        ``no_hint_bot`` at once (its asker left, say)."""
+        self._line.call_off(self._port)
 
     def _request(self, message: Message) -> Any:
         answer = self._line.call("request", self._port, message)

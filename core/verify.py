@@ -37,7 +37,7 @@ from .events import (
 )
 from .i18n import _
 from .rules import RuleSet, Step, decide_steps
-from .state import GameState, evolve, start, undo
+from .state import GameState, Timeline, evolve, start
 
 #: Events that end a turn.
 TURN_ENDS = (TurnEnded, GameEnded)
@@ -181,7 +181,8 @@ class LogChecker:
         self.complete = 1
         #: How many events the set-up has: game_started, the shuffle, the deal's cards (S1).
         self.setup = 2 + config.params.deal * config.players
-        self._log: list[Event] = [started]
+        #: The log's states so far, kept so that an undo costs no re-fold of the log.
+        self._log = Timeline(started)
         #: The event counts after which a turn may begin: where an undo may go back to.
         self._starts: set[int] = set()
         self._ended_at: int | None = None
@@ -227,7 +228,7 @@ class LogChecker:
         else:
             self._step(index, event)
         self.count += 1
-        self._log.append(event)
+        self._log.append(event, self.state)
         if not self._turn and self.count >= self.setup:
             self.complete = self.count
             if self.state.result is None:
@@ -259,7 +260,7 @@ class LogChecker:
                 ).format(back=event.back_to),
             )
         try:
-            self.state = undo(self._log, event)
+            self.state = self._log.undo(event)
         except EventError as exc:
             raise TurnError(index, str(exc)) from None
         self._ended_at = None

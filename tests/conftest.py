@@ -3,10 +3,33 @@
 A developer whose locale is Ukrainian (``LANG=uk_UA.UTF-8``) gets a Ukrainian ``cinco``; the
 tests that assert English texts must not depend on that, so ``CINCO_LANG`` defaults to ``en``
 here (tests/test_i18n.py sets and clears the language variables itself).
+
+The ``server`` fixture is a real ``cinco serve`` on 127.0.0.1 with a fresh SQLite database,
+for the networked tests (tests/live_server.py); a module may define its own instead.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from live_server import Server
 
 os.environ.setdefault("CINCO_LANG", "en")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    from live_server import Server, free_port  # only the networked tests need the client
+
+    running = Server(tmp_path / "server.db", free_port(), tmp_path / "server.log")
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -48,8 +48,15 @@ class Server:
     """``cinco serve --db DB`` on a free port (or *port*), its output in *log*; bots move
     at once (``--bot-delay 0``). ``start`` waits until the lobby answers."""
 
-    def __init__(self, db: str | Path, port: int | None = None, log: Path | None = None) -> None:
+    def __init__(
+        self,
+        db: str | Path,
+        port: int | None = None,
+        log: Path | None = None,
+        extra: tuple[str, ...] = (),
+    ) -> None:
         self.db = str(db)
+        self.extra = extra
         self.port = port or free_port()
         self.log = log or Path(f"{self.db}.log")
         self.url = f"http://127.0.0.1:{self.port}"
@@ -58,7 +65,10 @@ class Server:
     def start(self, timeout: float = 30) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [CINCO, "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0"],
+                [
+                    *(CINCO, "serve", "--port", str(self.port), "--db", self.db),
+                    *("--bot-delay", "0", *self.extra),
+                ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )

@@ -55,3 +55,9 @@ def test_bot_strength_plays_compiled_against_pure() -> None:
 def test_bot_strength_plays_a_match(match: str) -> None:
     out = run("bot_strength.py", "--games", "2", "--match", match, "--jobs", "1")
     assert "greedy" in out and "random" in out
+
+
+def test_undo_replay_prints_the_load_time_by_undos() -> None:
+    out = run("undo_replay.py", "--undos", "0,10", "--repeat", "1")
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["0"], ["10"])]
+    assert [row[0] for row in rows] == ["0", "10"] and "load µs/event" in out

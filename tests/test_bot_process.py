@@ -11,11 +11,12 @@ import time
 
 import pytest
 
-from cinco.core.bot_process import ProcessBot
+from cinco.core.bot_process import BotProcessError, ProcessBot
 from cinco.core.config import GameConfig, Seat
 from cinco.core.events import Notice
 from cinco.core.game import Game
 from cinco.core.registry import Registry
+from cinco.core.thinking import limited
 
 SEATS = [Seat("Greedy", bot="greedy"), Seat("Search", bot="ismcts", level="easy")]
 
@@ -103,3 +104,41 @@ def test_plugin_objects_and_the_switch_keep_bots_in_this_process(
     game = Game.new(config(switched_off, seed=2), registry=switched_off)
     assert not isinstance(game.bot(0), ProcessBot)
     assert switched_off._bots_worker is None
+
+
+def _slow_search(seed: int) -> tuple[Registry, Game]:
+    """A game whose search bot (seat 1, to move) would think for minutes: 10⁷ iterations."""
+    registry = Registry(entry_points=False, bot_processes=True)
+    slow = registry.configure(
+        2, seats=SEATS, seed=seed, first_seat=1, options={"bot_iterations": 10**7}
+    )
+    return registry, Game.new(slow, registry=registry)
+
+
+def test_a_caller_s_limit_bounds_the_worker_s_search() -> None:
+    """A hint's deadline (cinco.core.thinking) reaches the worker: it answers by then with a
+    legal move, rather than being killed when the wait runs out."""
+    registry, game = _slow_search(seed=8)
+    bot = game.bot(1)
+    assert isinstance(bot, ProcessBot)
+    with limited(0.5, threading.Event()):
+        command = bot.choose(game.view(1), game.legal_actions(1))
+    assert command in game.legal_actions(1)
+    worker = registry._bots_worker
+    assert worker is not None
+    worker.close()
+
+
+def test_a_move_called_off_stops_the_worker_and_the_next_one_is_made() -> None:
+    registry, game = _slow_search(seed=9)
+    bot = game.bot(1)
+    assert isinstance(bot, ProcessBot)
+    stop = threading.Event()
+    threading.Timer(0.5, stop.set).start()
+    with limited(600.0, stop), pytest.raises(BotProcessError, match="called off"):
+        bot.choose(game.view(1), game.legal_actions(1))
+    with limited(0.3, threading.Event()):  # a new worker, with its bots made again
+        assert bot.choose(game.view(1), game.legal_actions(1)) in game.legal_actions(1)
+    worker = registry._bots_worker
+    assert worker is not None
+    worker.close()

@@ -59,7 +59,7 @@ def test_plays_whole_games_legally_at_every_table(
     game = Game.new(config, registry=REGISTRY)
     game.play_bots()
     assert game.is_over
-    assert not [e for e in game.events if isinstance(e, Notice) and e.kind == "bot_replaced"]
+    assert not [e for e in game.events if isinstance(e, Notice) and e.code == "bot_replaced"]
 
 
 def test_same_seed_and_iterations_give_the_same_move() -> None:
@@ -173,7 +173,7 @@ def test_unknown_variant_is_played_through_its_rule_hooks() -> None:
     game.play_bots()
     spaces = [n for n in range(1, 91) if game.state.board[n] != FREE]
     assert spaces and all(n % 2 == 0 for n in spaces)
-    assert not [e for e in game.events if isinstance(e, Notice) and e.kind == "bot_replaced"]
+    assert not [e for e in game.events if isinstance(e, Notice) and e.code == "bot_replaced"]
 
 
 def test_budget_is_iterations_then_time_budget_then_level() -> None:

@@ -111,8 +111,14 @@ def test_touch_forgives_and_keeps_privacy(display: str, tmp_path: Path) -> None:
     """Touch-up, preview and confirm, cancel; the privacy screen reveals only on a tap that
     began on it after its guard time (a held finger, a resting one, a quick tap never do);
     Back asks before leaving a game; pause hides the hand and resume passes the tablet;
-    Burn leaves Draw and Exchange their width."""
+    Take back is not offered once the other person saw the play; Hide hides; Burn leaves
+    Draw and Exchange their width."""
     run("touches", display, tmp_path)
+
+
+def test_back_on_the_start_screen_twice_leaves(display: str, tmp_path: Path) -> None:
+    """Back once on the start screen warns and stays; twice within two seconds leaves."""
+    run("back_on_start", display, tmp_path)
 
 
 def test_complete_game_by_touch(display: str, tmp_path: Path) -> None:
@@ -128,13 +134,14 @@ def test_privacy_screen_between_people(display: str, tmp_path: Path) -> None:
 
 
 def test_undo_against_a_bot(display: str, tmp_path: Path) -> None:
-    """Undo takes back the person's play and the bot's reply (an event, in the autosave)."""
+    """Undo takes back the person's play and the bot's reply (an event, in the autosave),
+    once the reply showed no card; before, it is disabled and the table says why."""
     run("undo", display, tmp_path)
 
 
 def test_undo_between_people(display: str, tmp_path: Path) -> None:
-    """The table's policy: the person who played may take it back while nobody else moved;
-    the tablet is passed back to them first."""
+    """The table's policy: the other person saw the card played, so Undo is not offered
+    (it would show them a card in the player's hand), and a tap changes nothing."""
     run("hot_seat_undo", display, tmp_path)
 
 

@@ -182,12 +182,24 @@ def test_undo_takes_back_the_persons_play_and_the_bots_reply(
     path = tmp_path / "g.jsonl"
     session = new(sessions, config(None, "greedy"), path)
     assert not session.can_undo and "nothing to undo" in (session.undo_refusal() or "")
-    hand = session.view().hand(0)
-    board = session.view().board
-    card, spaces = session.legal().plays[0]
-    assert session.submit(PlayCard(0, card, spaces[0] if spaces else None)) is None
-    assert session.play_bot_turn() is None
-    assert session.to_move == 0 and session.can_undo
+    for _turn in range(40):  # until the bot's reply showed no card (it drew or exchanged)
+        hand = session.view().hand(0)
+        board = session.view().board
+        legal = session.legal()
+        if not legal.plays:
+            assert session.submit(Draw(0)) is None
+        else:
+            card, spaces = legal.plays[0]
+            assert session.submit(PlayCard(0, card, spaces[0] if spaces else None)) is None
+            assert session.can_undo  # the bot has not replied yet: only it saw the card
+        assert session.play_bot_turn() is None
+        assert session.to_move == 0
+        if session.can_undo:
+            break
+        # The bot played a card Ann saw (or Ann drew): that stays.
+        refusal = session.undo_refusal() or ""
+        assert "Bob has played a card" in refusal or "showed you" in refusal, refusal
+    assert session.can_undo
     before = session.event_count
     assert session.undo() is None
     view = session.view()
@@ -211,14 +223,17 @@ def test_undo_after_a_draw_says_why_not(sessions: list[TableSession]) -> None:
 
 
 def test_undo_between_people_follows_the_tables_policy(sessions: list[TableSession]) -> None:
-    """With several people, the last to move may take back a play while nobody else moved."""
+    """With several people, Undo is offered for the last to move, and the table refuses it:
+    the others saw the card played, which would go back into the player's hand."""
     session = new(sessions, config(None, None))
     card, spaces = session.legal().plays[0]
     assert session.submit(PlayCard(0, card, spaces[0] if spaces else None)) is None
-    assert session.undo_seat() == 0 and session.can_undo
-    assert session.undo() is None and session.to_move == 0
-    play_any(session)
-    play_any(session)  # Bob moved since: Ann may not, Bob may (if he played)
+    assert session.undo_seat() == 0 and not session.can_undo
+    assert "Bob has seen the card you played" in (session.undo_refusal() or "")
+    refused = session.undo()
+    assert refused is not None and refused.code == "undo_seen_by_others"
+    assert session.to_move == 1
+    play_any(session)  # Bob moved since: Undo is about his move now
     assert session.undo_seat() == 1
 
 

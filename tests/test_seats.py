@@ -40,7 +40,8 @@ from cinco.core.protocol import (
     message_from_dict,
 )
 from cinco.core.saves import new_record_path
-from cinco.core.table import Table, turns
+from cinco.core.state import GameState
+from cinco.core.table import SeatHandle, Table, turns
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = Registry(entry_points=False)
@@ -141,14 +142,32 @@ def test_messages_round_trip_through_json() -> None:
 # -- undo ------------------------------------------------------------------------------------
 
 
+def play_until_undoable(table: Table, ann: SeatHandle) -> GameState:
+    """Ann plays (or draws) and the bot replies until the reply showed her no card (a draw or
+    an exchange): only then may she take her play back. Returns her view before that play."""
+    for _turn in range(200):
+        before = ann.view
+        command = first_play(ann.legal())
+        ann.submit(command)
+        if isinstance(command, PlayCard) and not ann.view.is_over:
+            assert ann.undo_refusal() is None  # the bot has not replied: only bots saw it
+        table.play_bots()
+        refusal = ann.undo_refusal()
+        if refusal is None:
+            return before
+        assert not ann.view.is_over, "no undoable turn before the end: try another seed"
+        # A bot's play showed its card; her own draw showed her one.
+        assert refusal.code in ("undo_card_seen", "undo_showed_cards"), refusal
+        assert refusal.code != "undo_card_seen" or "Bot" in refusal.message
+    raise AssertionError("no undoable turn in 200")
+
+
 def test_undo_takes_back_a_play_and_the_bots_reply_and_is_recorded(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     with Table.create(against_bot(seed=21), registry=REGISTRY, record=path) as table:
         ann = table.seat(0)
-        before = ann.view
-        ann.submit(first_play(ann.legal()))
-        table.play_bots()
-        assert ann.view.turn == 2 and ann.undo_refusal() is None
+        before = play_until_undoable(table, ann)
+        assert ann.view.turn == before.turn + 2
         lines_before = path.read_text().splitlines()
         assert isinstance(ann.undo(), Accepted)
         assert ann.view.turn == before.turn and ann.view.board == before.board
@@ -167,7 +186,8 @@ def test_undo_takes_back_a_play_and_the_bots_reply_and_is_recorded(tmp_path: Pat
 
 
 def test_undo_is_refused_after_a_draw_an_exchange_or_another_persons_move() -> None:
-    """Undoing a draw or an exchange would let a player see the next cards and choose again."""
+    """Undoing a draw or an exchange would let a player see the next cards and choose again;
+    undoing a play another person saw would show them a card in the player's hand."""
     with Table.create(against_bot(seed=4), registry=REGISTRY) as table:
         ann = table.seat(0)
         assert ann.undo_refusal().code == "nothing_to_undo"  # type: ignore[union-attr]
@@ -178,7 +198,11 @@ def test_undo_is_refused_after_a_draw_an_exchange_or_another_persons_move() -> N
     with Table.create(two_people(seed=4), registry=REGISTRY) as table:
         ann, bob = table.seat(0), table.seat(1)
         ann.submit(first_play(ann.legal()))
-        assert ann.undo_refusal() is None  # Bob has not acted yet
+        # Bob has not acted yet, but he saw Ann's card: taking it back would tell him it is
+        # in her hand.
+        refused = ann.undo()
+        assert isinstance(refused, Refused) and refused.code == "undo_seen_by_others"
+        assert "Bob" in refused.message
         bob.submit(first_play(bob.legal()))
         refused = ann.undo()
         assert isinstance(refused, Refused) and refused.code == "undo_other_moved"
@@ -188,15 +212,16 @@ def test_undo_is_refused_after_a_draw_an_exchange_or_another_persons_move() -> N
 def test_turns_leave_out_what_an_undo_took_back() -> None:
     with Table.create(against_bot(seed=9), registry=REGISTRY) as table:
         ann = table.seat(0)
-        ann.submit(first_play(ann.legal()))
-        table.play_bots()
-        ann.undo()
+        before = play_until_undoable(table, ann)
+        assert isinstance(ann.undo(), Accepted)
         ann.submit(first_play(ann.legal()))
         log = [e.event for e in ann.events()]
     counted = turns(log)
-    assert [t.seat for t in counted] == [0]  # the undone play and the bot's reply are gone
+    # The undone play and the bot's reply are gone: the turns before them, then the new one.
+    assert counted[:-1] == turns(log[: before.events])
     undone = max(i for i, e in enumerate(log) if isinstance(e, Undone))
-    assert counted[0].start == undone + 1 and counted[0].end == len(log)
+    assert counted[-1].seat == 0
+    assert counted[-1].start == undone + 1 and counted[-1].end == len(log)
 
 
 # -- a sturdy stream ---------------------------------------------------------------------------
@@ -277,7 +302,8 @@ def test_a_request_its_caller_gave_up_is_not_carried_out_and_the_table_goes_on()
                 release.wait(10)
 
     registry = Registry(entry_points=False, plugins=[Slow()])
-    with Table.create(two_people(seed=6), registry=registry) as table:
+    # Against a bot: an undo another person saw the play of would be refused.
+    with Table.create(against_bot(seed=6), registry=registry) as table:
         ann = table.seat(0)
         first = ann.send(Submit(first_play(ann.legal())))
         assert entered.wait(10)  # the table is busy with Ann's turn
@@ -318,9 +344,9 @@ def test_a_record_that_cannot_be_written_stops_the_game_and_can_be_saved_elsewhe
             recording.RecordFile._write = original  # type: ignore[method-assign]
         status = table.status()
         assert not status.saved and status.problem is not None
-        assert status.problem.code == "record_failed" and "No space" in status.problem.message
+        assert status.problem.code == "record_stopped" and "No space" in status.problem.message
         refused = ann.submit(Draw(seat=0))
-        assert isinstance(refused, Refused) and refused.code == "record_failed"
+        assert isinstance(refused, Refused) and refused.code == "record_stopped"
         elsewhere = table.save_as(tmp_path / "rescued.jsonl")
         assert table.status().saved
         events = ann.events()
@@ -353,24 +379,28 @@ class FlakySink:
     def close(self) -> None: ...
 
 
-def test_a_turn_the_store_could_not_commit_reaches_nobody(tmp_path: Path) -> None:
-    """Events are durable before anyone hears of them: when a sink's commit fails, the turn's
-    events stay with the referee (for save_as) and no handle is sent them."""
+def test_a_turn_the_store_could_not_commit_is_refused_and_taken_back() -> None:
+    """Accepted means stored (issue 23): when a sink's commit fails, the move is refused
+    ``record_failed``, no handle is sent its events, and the game is the stored log again, so
+    that the same move is judged afresh, and accepted, once the store works."""
     sink = FlakySink()
     with Table.create(against_bot(seed=3), registry=REGISTRY, sink=lambda: sink) as table:
         ann = table.seat(0)
         committed = len(sink.rows)
         assert [e.seq for e in ann.events()] == list(range(committed))
+        before = table.status()
+        move = first_play(ann.legal())
         sink.fail = True
-        ann.submit(first_play(ann.legal()))
-        status = table.status()
-        assert status.problem is not None and status.problem.code == "record_failed"
+        refused = ann.submit(move)
+        assert isinstance(refused, Refused) and refused.code == "record_failed"
         assert len(sink.rows) == committed  # nothing of the turn was stored...
         assert [e.seq for e in ann.events()] == list(range(committed))  # ...nor sent
-        refused = ann.submit(Draw(seat=0))
-        assert isinstance(refused, Refused) and refused.code == "record_failed"
-        table.save_as(tmp_path / "rescued.jsonl")  # recorded again: now the turn is news
-        assert len(ann.events()) > committed
+        assert table.status() == before  # ...nor kept: the game is what is stored
+        sink.fail = False
+        accepted = ann.submit(move)  # the same card is still in the hand, the space free
+        assert isinstance(accepted, Accepted)
+        assert len(sink.rows) == accepted.seq + 1
+        assert [e.seq for e in ann.events()] == list(range(len(sink.rows)))
 
 
 def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,23 +19,13 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from live_server import CINCO, Server, bot_clients, cinco, first_legal, free_port, play
+from live_server import CINCO, Server, bot_clients, cinco, first_legal, play
 from tmux_terminal import TMUX, Terminal
 
 from cinco.core.commands import Command
 from cinco.core.events import GameEnded, TurnEnded, event_from_dict
 from cinco.core.protocol import Accepted, Refused, Submit
 from cinco.frontends.net.client import Lobby, Session
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "server.db", free_port(), tmp_path / "server.log")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def test_two_bot_clients_play_a_whole_game(server: Server, tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,22 +20,12 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from live_server import CINCO, Server, free_port
+from live_server import CINCO, Server
 from test_server_live import cinco
 
 from cinco.core.events import GameEnded, Notice, TurnEnded, event_from_dict
 from cinco.core.protocol import Clock, Submit
 from cinco.frontends.net.client import Lobby, Session
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "server.db", free_port(), tmp_path / "server.log")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def notices(session: Session, code: str) -> list[Notice]:

@@ -135,7 +135,7 @@ def test_the_seat_book_is_private_and_keyed_by_server_and_table(tmp_path: Path) 
     mode = stat.S_IMODE(book.path.stat().st_mode)
     assert mode == 0o600
     assert book.find("http://a:1", "ABCDEFGH")["token"] == "secret-1"  # type: ignore[index]
-    assert book.find("http://a:1", "ABCD-EFGH") is None  # another code
+    assert book.find("http://a:1", "ABCD-EFGX") is None  # another code
     assert book.get("http://b:1", "t1")["seat"] == 0  # type: ignore[index]
     assert "abcd" not in book.path.read_text().lower()  # the code itself is not stored
     book.forget("http://a:1", "t1")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from terminal_script import play_script, resume
+from terminal_script import Played, play_script, resume
 
 from cinco.core.events import (
     CardDrawn,
@@ -164,21 +164,44 @@ def test_hot_seat_privacy(tmp_path: Path) -> None:
                 assert other not in line
 
 
+def plays_until_undoable(
+    options: PlayOptions, *, first: int = 0, times: int = 1
+) -> tuple[str, Played]:
+    """One play by the person at a time (each with its own policy seed, from *first*), with
+    the bot's answers, until the table would let them take back their last *times* plays
+    one after the other: the keys typed, and the game. Each time it would not (the bot
+    played a card they saw, or they drew), ``u`` is typed too, and refused."""
+    text, played, in_a_row = "", None, 0
+    for policy_seed in range(first, first + 60):
+        script, played = play_script(
+            options, policy_seed=policy_seed, moves=1, played=played, plays_only=True
+        )
+        text += script.text
+        assert not played.is_over, "no undoable turn before the end: try another seed"
+        in_a_row = in_a_row + 1 if played.seat(0).undo_refusal() is None else 0
+        if in_a_row == times:
+            return text, played
+        if in_a_row == 0:
+            text += "u\n"
+    raise AssertionError("no undoable turn")
+
+
 def test_undo_goes_back_to_the_previous_turn(tmp_path: Path) -> None:
     """``u`` takes back the person's last play and the bots' answers, as the table's undo
-    does: twice in a row goes back two plays. The record keeps everything and says so."""
+    does, when those answers showed no card: twice in a row goes back two plays. Otherwise it
+    says why not. The record keeps everything and says so."""
     options = options_for(2, None, (), {1: "greedy"}, 9)
-    first, played = play_script(options, policy_seed=1, moves=2, plays_only=True)
+    text, played = plays_until_undoable(options, times=2)
     ann = played.seat(0)
     assert isinstance(ann.undo(), Accepted) and isinstance(ann.undo(), Accepted)
     again, played = play_script(options, policy_seed=2, moves=1, played=played)
-    # Two plays, undo (back to the start of play 2), undo again (back to play 1), play one
-    # different move, then quit.
-    text = "u\n" + first.text + "u\nu\n" + again.text + "q\n"
+    # Plays (with refused undos between), undo, undo again, one different move, then quit.
+    text = "u\n" + text + "u\nu\n" + again.text + "q\n"
     record = tmp_path / "g.jsonl"
     result = run(cli_args(2, None, (), {1: "greedy"}, 9, record), text, tmp_path)
     assert result.exit_code == 0, result.output
     assert "There is nothing to undo yet." in result.output
+    assert "Greedy 2 has played a card since your move" in result.output
     assert result.output.count("Undone: it is your turn again.") == 2
     assert result.output.count("You took back your last move.") == 2
     events = load_record(record).events
@@ -199,20 +222,18 @@ def test_undo_is_refused_after_an_exchange(tmp_path: Path) -> None:
 
 
 def test_undo_and_resume_through_the_table(tmp_path: Path) -> None:
-    """Play, undo, quit; resume, undo the play before, play on, quit: the record is the one
-    a table gives for the same requests through a seat handle."""
-    options = options_for(2, None, (), {1: "greedy"}, 19)
-    first, played = play_script(options, policy_seed=3, moves=2, plays_only=True)
-    ann = played.seat(0)
-    assert isinstance(ann.undo(), Accepted)
+    """Play until a play may be taken back, quit; resume, undo it, play on, quit: the record
+    is the one a table gives for the same requests through a seat handle."""
+    options = options_for(2, None, (), {1: "greedy"}, 13)
+    text, played = plays_until_undoable(options, first=3)
     record = tmp_path / "g.jsonl"
-    args = cli_args(2, None, (), {1: "greedy"}, 19, record)
-    result = run(args, first.text + "u\nq\n", tmp_path)
+    args = cli_args(2, None, (), {1: "greedy"}, 13, record)
+    result = run(args, text + "q\n", tmp_path)
     assert result.exit_code == 0, result.output
-    assert "Undone: it is your turn again." in result.output
     assert dicts(load_record(record).events) == dicts(played.events)
 
-    assert isinstance(ann.undo(), Accepted)  # the first play, right after resuming
+    ann = played.seat(0)
+    assert isinstance(ann.undo(), Accepted)  # right after resuming
     again, played = play_script(options, policy_seed=4, moves=2, played=played, owner=0)
     text = "u\n" + again.text + "q\n"
     result = run(["--resume", str(record), "--delay", "0"], text, tmp_path)
@@ -223,28 +244,24 @@ def test_undo_and_resume_through_the_table(tmp_path: Path) -> None:
     assert dicts(load_record(record).events) == dicts(played.events)
 
 
-def test_undo_after_the_end_takes_the_last_move_back(tmp_path: Path) -> None:
-    """Once a game against bots is over, ``u`` still takes the person's last play back (and
-    the bots' answers), and the game goes on from there; Enter or the end of input leaves."""
+def test_undo_after_the_end_is_refused(tmp_path: Path) -> None:
+    """Once a game is over nothing is taken back (the table refuses, ``undo_game_over``), so
+    the terminal does not offer it: typing ``u`` then changes nothing, and the record ends
+    with the game."""
     options = options_for(2, None, (), {1: "greedy"}, 13)
     script, game = play_script(options, policy_seed=9, plays_only=True)
     assert game.is_over
-    assert game.seat(0).undo_refusal() is None
+    refusal = game.seat(0).undo_refusal()
+    assert refusal is not None and refusal.code == "undo_game_over"
     finished = game.events
     record = tmp_path / "g.jsonl"
 
     args = cli_args(2, None, (), {1: "greedy"}, 13, record)
     result = run(args, script.text + "u\nq\n", tmp_path)
     assert result.exit_code == 0, result.output
-    assert "u takes your last move back" in result.output
-    assert "Undone: it is your turn again." in result.output
-    kept = load_record(record).events
-    # Back to the start of the person's last turn: the game is not over, and the record is
-    # the finished game's, then the undo.
-    assert not fold(kept).is_over and fold(kept).current_seat == 0
-    assert dicts(kept[: len(finished)]) == dicts(finished)
-    assert isinstance(kept[len(finished)], Undone)
-    assert f"Game saved in {record}" in result.output
+    assert "u takes your last move back" not in result.output
+    assert "Undone" not in result.output
+    assert dicts(load_record(record).events) == dicts(finished)
 
     other = tmp_path / "left.jsonl"
     left = run(cli_args(2, None, (), {1: "greedy"}, 13, other), script.text + "\n", tmp_path)

@@ -9,6 +9,7 @@ answer and pumps the handles' streams, so the UI keeps drawing meanwhile.
 
 from __future__ import annotations
 
+import math
 import tempfile
 import time
 from concurrent.futures import Future
@@ -32,9 +33,13 @@ from cinco.core.registry import Registry
 from cinco.frontends.board_view import use_team_styles
 from cinco.frontends.options import PlayOptions
 
-from . import device, language, theme
+from . import device, language, motion, theme
 from .board import BoardWidget
+from .failure import Failure
+from .failure_screen import ShowFailures
 from .game_session import GameSession
+from .hold import HoldButton, keep_touches
+from .notice import hide_notice, show_notice
 from .online import OnlineScreen, RemoteSession
 from .screens import (
     GameOverScreen,
@@ -48,8 +53,12 @@ from .session import TableSession, new_record_path
 from .sounds import Sounds
 from .widgets import CardButton, HandLayout, Logo, PlayerRow, SeatRow, TeamBadge, Thinking
 
+#: Seconds within which a second Back on the start screen leaves the app.
+BACK_AGAIN = 2.0
+
 for _cls in (BoardWidget, CardButton, HandLayout, Logo, PlayerRow, SeatRow, TeamBadge, Thinking):
     Factory.register(_cls.__name__, cls=_cls)
+Factory.register("HoldButton", cls=HoldButton)
 
 
 class CincoApp(App):  # type: ignore[misc]
@@ -69,6 +78,12 @@ class CincoApp(App):  # type: ignore[misc]
         language.start_language()  # --lang / CINCO_LANG, else the app's own setting
         self.options = options
         self.sounds = Sounds()
+        # Animations as the person left them; never in a screenshot (the same picture always).
+        motion.load()
+        if options.screenshot is not None:
+            motion.set_enabled(False)
+        #: The card just played and the window box it was played from (it flies to its space).
+        self._flight: tuple[int, tuple[float, float, float, float]] | None = None
         #: A bot or a remote player moved: the next person's turn here gets the "your turn" cue.
         self._cue_turn = False
         # Bots think in a process of their own, so the board keeps drawing while they search.
@@ -90,6 +105,22 @@ class CincoApp(App):  # type: ignore[misc]
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         #: Called on the UI thread after every move (tests hook in here).
         self.on_change: list[Any] = []
+        #: Kivy's loop hands uncaught exceptions to this: reported, shown, the app goes on
+        #: (a screenshot stops instead, with exit status 1).
+        self._show_failures = ShowFailures(self, stop_on_failure=options.screenshot is not None)
+        self._show_failures.install()
+        #: on_start has run: a failure from now on is one "during play".
+        self.started = False
+        #: Where the player whose hand shows touched the game screen (window coordinates):
+        #: the pass screen's reveal button goes elsewhere (.hold).
+        self.touches: list[tuple[float, float]] = []
+        #: When Back was last pressed on the start screen (a second press soon after leaves).
+        self._back_at = -math.inf
+
+    @property
+    def failures(self) -> list[Failure]:
+        """The failures reported and shown during play."""
+        return self._show_failures.failures
 
     # -- building -----------------------------------------------------------------------------
 
@@ -133,6 +164,7 @@ class CincoApp(App):  # type: ignore[misc]
         if old is None:
             return
         Window.unbind(on_keyboard=self.on_keyboard)
+        Window.unbind(on_touch_down=self.note_touch, on_touch_up=self.note_touch)
         new = self.build()
         self.root = new
         Window.remove_widget(old)
@@ -165,7 +197,13 @@ class CincoApp(App):  # type: ignore[misc]
         #: The "leave this game?" question, while it is asked.
         self.leave_popup: LeavePopup | None = None
         Window.bind(on_keyboard=self.on_keyboard)
+        Window.bind(on_touch_down=self.note_touch, on_touch_up=self.note_touch)
         return manager
+
+    def note_touch(self, _window: Any, touch: Any) -> None:
+        """Remember where the game screen was touched (before any widget takes the touch)."""
+        if self.manager.current == "game":
+            self.touches = keep_touches(self.touches, (float(touch.x), float(touch.y)))
 
     # -- Android: the Back key, pausing, the screen kept on ----------------------------------
 
@@ -176,7 +214,7 @@ class CincoApp(App):  # type: ignore[misc]
         return self.back()
 
     def back(self) -> bool:
-        """What Back does; False when there is nowhere to go back to (Android then leaves)."""
+        """What Back does; False when it is not Back's to handle."""
         if self.leave_popup is not None:
             self.leave_popup.dismiss()
             return True
@@ -191,7 +229,23 @@ class CincoApp(App):  # type: ignore[misc]
         if current in ("game", "privacy", "over", "replay", "online"):
             self.show_start()
             return True
+        if current == "start":
+            return self.back_from_start()
         return False
+
+    def back_from_start(self) -> bool:
+        """Back on the start screen: the first press says that a second one leaves (as
+        Android apps do, so that one stray press closes nothing); a second within
+        :data:`BACK_AGAIN` seconds closes the app."""
+        now = time.monotonic()
+        if now - self._back_at <= BACK_AGAIN:
+            self._back_at = -math.inf
+            hide_notice()
+            self.stop()
+            return True
+        self._back_at = now
+        show_notice(_("Press back again to leave"), BACK_AGAIN)
+        return True
 
     def ask_leave(self) -> None:
         """Ask before leaving a game for the start screen (it stays saved)."""
@@ -254,9 +308,12 @@ class CincoApp(App):  # type: ignore[misc]
         screenshot = self.options.screenshot
         if screenshot is not None:
             self.when_settled(lambda: self.save_screenshot(Path(screenshot)))
+        self.started = True
 
     def on_stop(self) -> None:
+        self._show_failures.remove()
         Window.unbind(on_keyboard=self.on_keyboard)
+        Window.unbind(on_touch_down=self.note_touch, on_touch_up=self.note_touch)
         if self._pump_event is not None:
             self._pump_event.cancel()
         if self.session is not None:
@@ -380,7 +437,7 @@ class CincoApp(App):  # type: ignore[misc]
             # S2: take the last player's cards off the screen before anyone else looks.
             self.shown = None
             self.game_screen.clear_hand()
-            self.privacy_screen.show(session)
+            self.privacy_screen.show(session, self.touches)
             self.show("privacy")
             return
         self.shown = session.viewer()
@@ -396,7 +453,8 @@ class CincoApp(App):  # type: ignore[misc]
             self.session, self.selected, thinking, self.message, pending=self.pending
         )
         if landed is not None:
-            self.game_screen.ids.board.land(landed)
+            flight, self._flight = self._flight, None
+            self.game_screen.ids.board.land(landed, flight)
 
     def rerender(self) -> None:
         """Draw the game screen again as it is (its layout changed)."""
@@ -412,13 +470,14 @@ class CincoApp(App):  # type: ignore[misc]
         self.selected = None
         self.shown = None
         self.game_screen.clear_hand()
-        self.privacy_screen.show(session)
+        self.privacy_screen.show(session, self.touches)
         self.show("privacy")
 
     def reveal(self) -> None:
-        """The next player took the tablet and tapped: show their cards."""
+        """The next player took the tablet and held their button: show their cards."""
         if self.session is None:
             return
+        self.touches = []  # from now on, the touches of the player whose cards show
         self.shown = self.session.viewer()
         self.advance()
 
@@ -485,6 +544,18 @@ class CincoApp(App):  # type: ignore[misc]
         assert self.session is not None
         self.act(PlayCard(self.session.to_move, self.selected, self.pending))
 
+    def drop_space(self, space: int) -> None:
+        """The selected card was dragged onto *space*: play it there (the drag was the
+        confirmation); a space it may not go on says why, as a tap does."""
+        if not self.my_turn() or self.selected is None:
+            return
+        assert self.session is not None
+        if space in self.session.legal().spaces_for(self.selected):
+            self.pending = space
+            self.confirm()
+        else:
+            self.tap_space(space)
+
     def cancel_preview(self) -> None:
         """A tap anywhere but the previewed space (or Confirm) takes the preview away."""
         if self.pending is not None:
@@ -509,6 +580,12 @@ class CincoApp(App):  # type: ignore[misc]
 
     def act(self, command: Command) -> None:
         assert self.session is not None
+        self._flight = None
+        if isinstance(command, PlayCard) and command.space is not None:
+            button = self.game_screen.card_button(command.card)
+            if button is not None and button.get_root_window() is not None:
+                x, y = button.to_window(button.x, button.y)
+                self._flight = (command.card, (x, y, float(button.width), float(button.height)))
         refused = self.session.submit(command)
         if refused is not None:
             self.message = refused.message
@@ -521,10 +598,20 @@ class CincoApp(App):  # type: ignore[misc]
         landed = self.session.take_landed()
         self.moved(landed)
         self.advance(landed)
+        self._flight = None  # not drawn (the tablet is passed first): nothing flies later
 
     def moved(self, landed: int | None) -> None:
         """The sound of a move: a token landing, or a card drawn, exchanged or burnt."""
         self.sounds.play("place" if landed is not None else "card")
+
+    @property
+    def animations(self) -> bool:
+        """Whether the app animates (the start screen's toggle)."""
+        return motion.enabled()
+
+    def set_animations(self, on: bool) -> None:
+        """Animations on or off (the start screen's toggle), remembered."""
+        motion.set_enabled(on, remember=True)
 
     def set_sounds(self, on: bool) -> None:
         """Sounds on or off (the start screen's toggle), remembered."""

@@ -6,7 +6,7 @@ the table's answers and refusals, and the shared narrator's words. The rules sta
 
 from __future__ import annotations
 
-import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.dropdown import DropDown
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
@@ -29,6 +30,7 @@ from cinco.frontends.options import DEFAULT_BOT, PlayOptions
 
 from . import device
 from .board import BoardWidget
+from .hold import farthest_slot
 from .session import (
     autosave_dir,
     record_label,
@@ -96,6 +98,8 @@ class BoardScreen(Screen):  # type: ignore[misc]
     narrow = BooleanProperty(False)
     #: A phone held upright: Undo and Menu beside the status, not in a row of their own.
     buttons_on_top = BooleanProperty(False)
+    #: A short phone held upright: Undo, Hide and Menu in a list behind one button.
+    buttons_in_menu = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -121,14 +125,18 @@ class BoardScreen(Screen):  # type: ignore[misc]
         # A phone, or a small tablet held upright: the board first, a tight panel below.
         self.compact = min(width, height) < dp(480) or (self.portrait and height < dp(1000))
         self.gap = dp(4) if self.compact else dp(12)
-        self.buttons_on_top = self.compact and self.portrait
+        # Undo and Menu beside the status only where the status keeps room for its words.
+        self.buttons_on_top = self.compact and self.portrait and width >= dp(600)
+        short = self.compact and self.portrait and height < dp(700)
+        self.buttons_in_menu = short and not self.buttons_on_top
         need = self.panel_need()
         self.board_size = list(board_box(width, height, self.gap, self.portrait, need))
         panel_width = (
             width - 2 * self.gap if self.portrait else width - 3 * self.gap - self.board_size[0]
         )
         self.narrow = panel_width < dp(400)
-        self.player_cols = 2 if panel_width >= dp(440) or self.buttons_on_top else 1
+        # Two columns only where a long name and its count still fit a column.
+        self.player_cols = 2 if panel_width >= dp(440) else 1
         self.after_relayout(panel_width)
 
     def after_relayout(self, panel_width: float) -> None:
@@ -248,22 +256,27 @@ class StartScreen(TableChoice, Screen):  # type: ignore[misc]
 
 
 class PrivacyScreen(Screen):  # type: ignore[misc]
-    """Between two people: nobody's cards are on screen until the next player taps."""
+    """Between two people: nobody's cards are on screen until the next player holds the
+    button with their name for a second (:mod:`.hold`: no tap, double tap, long press or
+    drag of the one who just moved can do it, at any time after their move)."""
 
     title = StringProperty("")
     subtitle = StringProperty("")
     last_move = StringProperty("")
     team = NumericProperty(0)
-    #: Seconds after the screen appears during which no tap reveals (a finger still on the
-    #: glass from the last move lifts without showing the next hand).
-    GUARD = 0.6
-    shown_at = 0.0
+    #: The reveal button's words ("Hold to show Ann's cards").
+    hold_text = StringProperty("")
+    #: Where the reveal button is: the top or the bottom row, and where in it
+    #: (:func:`.hold.farthest_slot`: away from where the last player touched).
+    hold_row = StringProperty("bottom")
+    hold_anchor = StringProperty("center")
 
     #: "Take back Ann's move", while the one who just moved may still do so.
     take_back = StringProperty("")
 
-    def show(self, session: GameSession) -> None:
-        self.shown_at = time.monotonic()
+    def show(self, session: GameSession, touches: Sequence[tuple[float, float]] = ()) -> None:
+        """Ask for the tablet to go to the player to move; the button goes where none of
+        *touches* (the last player's, in window coordinates) were."""
         undo = session.undo_seat()
         self.take_back = (
             _("Take back {name}'s move").format(name=session.config.seats[undo].name)
@@ -273,40 +286,57 @@ class PrivacyScreen(Screen):  # type: ignore[misc]
         seat = session.to_move
         name = session.config.seats[seat].name
         self.title = _("Pass the tablet to {name}").format(name=name)
-        self.subtitle = _("{name}, tap to show your cards").format(name=name)
+        self.subtitle = _("{name}, hold your button for a second to see your cards").format(
+            name=name
+        )
+        self.hold_text = _("Hold to show {name}'s cards").format(name=name)
         self.team = session.config.team_of(seat)
         log = session.log(limit=1, viewer=SPECTATOR)
         self.last_move = _("Last move: {move}").format(move=log[-1]) if log else ""
+        self.place_hold(touches)
+
+    def place_hold(self, touches: Sequence[tuple[float, float]]) -> None:
+        from kivy.core.window import Window
+
+        button = self.ids.hold_button
+        button.cancel()
+        size = (float(button.width), float(button.height))
+        self.hold_row, self.hold_anchor = farthest_slot(
+            touches, (float(Window.width), float(Window.height)), size, float(dp(16))
+        )
+        row = self.ids.hold_top if self.hold_row == "top" else self.ids.hold_bottom
+        if button.parent is not row:
+            button.parent.remove_widget(button)
+            row.add_widget(button)
 
     @property
     def ready(self) -> bool:
-        """Whether a tap now would reveal (the guard time is over)."""
-        return time.monotonic() - self.shown_at >= self.GUARD
+        """Whether the reveal button takes a finger now (the screen is in place)."""
+        return self.showing() and not self.manager.transition.is_active
 
     def showing(self) -> bool:
         return self.manager is not None and self.manager.current == self.name
 
+    def on_leave(self, *_args: Any) -> None:
+        self.ids.hold_button.cancel()
+
     def on_touch_down(self, touch: Any) -> bool:
         if not self.showing():
             return False
-        if self.take_back and super().on_touch_down(touch):
-            return True  # the take-back button (hidden and disabled, it takes no touch)
-        # Only a touch that begins here, after the guard time, may reveal on its lift.
-        if self.ready and self.collide_point(*touch.pos):
-            touch.ud[self.uid] = True
-        return True
+        super().on_touch_down(touch)  # the reveal button, and Take back while offered
+        return True  # nothing under this screen takes a touch meanwhile
 
     def on_touch_up(self, touch: Any) -> bool:
         if not self.showing():
             return False
-        if self.take_back and super().on_touch_up(touch):
-            return True
-        if touch.ud.get(self.uid) and self.collide_point(*touch.pos):
-            app().reveal()
+        super().on_touch_up(touch)
         return True
 
     def on_touch_move(self, touch: Any) -> bool:
-        return self.showing()
+        if not self.showing():
+            return False
+        super().on_touch_move(touch)
+        return True
 
 
 # -- playing ----------------------------------------------------------------------------------
@@ -332,6 +362,8 @@ class GameScreen(BoardScreen):
     undo_text = StringProperty("")
     #: Several people play and a hand shows: "Hide" takes it off the screen.
     can_hide = BooleanProperty(False)
+    #: The players list's height (:meth:`fit_players`).
+    players_height = NumericProperty(0)
 
     def on_compact(self, _screen: Any, _compact: bool) -> None:
         app().rerender()  # the panel's words are shorter on a phone
@@ -340,22 +372,68 @@ class GameScreen(BoardScreen):
         """The panel's height below the board in portrait: what must show (status, players,
         hand, actions, reasons), Undo and Menu, and a little of the move log on a tablet."""
         need = float(self.ids.panel.minimum_height)
-        if self.buttons_on_top:
-            return need + 2 * float(dp(6)) + float(dp(4))
+        if self.compact:
+            buttons = 0.0 if self.buttons_on_top or self.buttons_in_menu else float(dp(4 + 48))
+            return need + 2 * float(dp(6)) + buttons
         return need + 2 * float(dp(12)) + 3 * float(dp(8)) + float(dp(48 + 22 + 72))
+
+    def fit_players(self) -> None:
+        """As many player rows as the panel has room for once status, hand, actions and
+        buttons have theirs (upright: once the board is as large as it gets); at least one.
+        The rest scroll, the player to move kept in view."""
+        ids = self.ids
+        grid, scroll = ids.players, ids.players_scroll
+        full = float(grid.minimum_height)
+        rows = list(grid.children)
+        least = min(full, float(rows[0].height) if rows else full)
+        others = float(ids.panel.minimum_height) - float(scroll.height)
+        if self.portrait:
+            width = float(self.width) - 2 * self.gap
+            board = (width - dp(8)) * BOARD_ASPECT + dp(8)
+            if self.compact:
+                row = self.buttons_on_top or self.buttons_in_menu
+                around = 2 * float(dp(6)) + (0.0 if row else float(dp(52)))
+            else:
+                around = 2 * float(dp(12)) + 3 * float(dp(8)) + float(dp(48 + 22 + 72))
+            room = float(self.height) - 3 * self.gap - board - around - others
+        else:
+            content = ids.panel_content
+            room = float(self.height) - 2 * self.gap - (content.minimum_height - scroll.height)
+        height = max(least, min(full, room))
+        if abs(height - self.players_height) > 0.5:
+            self.players_height = height
 
     def after_relayout(self, panel_width: float) -> None:
         ids = self.ids
+        self.fit_players()
         inner = panel_width - 2 * (dp(6) if self.compact else dp(12))
         self.card_width, self.card_height = card_size(
             inner, len(ids.hand.children), self.compact, float(self.height)
         )
         # Phone-sized: Undo and Menu beside the status line, not in a row of their own.
-        row = ids.top_row if self.buttons_on_top else ids.bottom_row
+        if self.buttons_in_menu:
+            row = self.more_menu().container
+        else:
+            row = ids.top_row if self.buttons_on_top else ids.bottom_row
+            if self._more is not None:
+                self._more.dismiss()
         for button in (ids.hide_button, ids.undo_button, ids.menu_button):
             if button.parent is not row:
                 button.parent.remove_widget(button)
                 row.add_widget(button)
+
+    _more: Any = None
+
+    def more_menu(self) -> Any:
+        """The list that holds Undo, Hide and Menu on a short phone (made once)."""
+        if self._more is None:
+            self._more = DropDown(auto_width=False, width=dp(220))
+            for button in (self.ids.hide_button, self.ids.undo_button, self.ids.menu_button):
+                button.bind(on_release=lambda _b: self._more.dismiss())
+        return self._more
+
+    def open_more(self, button: Any) -> None:
+        self.more_menu().open(button)
 
     def render(
         self,
@@ -453,8 +531,8 @@ class GameScreen(BoardScreen):
             team = config.team_of(seat)
             tokens = view.tokens[team]
             row.detail = (
-                cards_text(view.hand_size(seat))  # a phone: the tokens are on the board
-                if self.compact
+                cards_text(view.hand_size(seat))  # a narrow panel: the tokens are on the board
+                if self.compact or self.narrow
                 else _("{cards} · {tokens} on board").format(
                     cards=cards_text(view.hand_size(seat)), tokens=tokens
                 )
@@ -464,6 +542,11 @@ class GameScreen(BoardScreen):
                 row.detail += " · " + clock
             row.active = not session.is_over and seat == session.to_move
             row.compact = self.compact
+        self._relayout()  # the list's height: fit_players
+        active = next((row for row in rows if row.active), None)
+        if active is not None:
+            scroll = self.ids.players_scroll
+            Clock.schedule_once(lambda _dt: scroll.scroll_to(active, padding=0, animate=False), 0)
 
     def render_hand(
         self, session: GameSession, view: GameState, viewer: Any, selected: int | None, mine: bool
@@ -497,17 +580,22 @@ class GameScreen(BoardScreen):
     def space_tapped(self, space: int) -> None:
         app().tap_space(space)
 
+    def space_dropped(self, space: int) -> None:
+        app().drop_space(space)
+
     def on_touch_up(self, touch: Any) -> bool:
         """A lift anywhere but the previewed space or Confirm cancels the preview."""
         before = app().pending
         handled = super().on_touch_up(touch)
         if before is not None and app().pending == before:
             board, confirm = self.ids.board, self.ids.confirm_button
-            on_board = board.collide_point(*touch.pos) and (
-                board.space_at_point(*touch.pos) == before
-            )
-            if not on_board and not confirm.collide_point(*touch.pos):
-                app().cancel_preview()
+            on_board = board.collide_point(*touch.pos) and (board.target_at(*touch.pos) == before)
+            # Confirm may sit in a scrolling panel: compare in its own coordinates.
+            if not on_board and not confirm.collide_point(*confirm.to_widget(*touch.pos)):
+                # Next frame: a card under the finger hears its release after this, and
+                # drawing the hand again now would take it away first (in a panel that
+                # scrolls, a card taken away misses its release).
+                Clock.schedule_once(lambda _dt: app().cancel_preview(), 0)
         return bool(handled)
 
     def card_button(self, card: int) -> CardButton | None:

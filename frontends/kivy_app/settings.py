@@ -1,6 +1,7 @@
-"""The app's own settings (its language, sounds on or off), in ``app-settings.json`` in Cinco's
-data folder (on Android, the app's own storage). A missing or damaged file is the defaults;
-writing goes through a temporary file, so a crash never leaves half a file.
+"""The app's own settings (its language, sounds and animations on or off), in
+``app-settings.json`` in Cinco's data folder (on Android, the app's own storage). A missing or
+damaged file is the defaults; writing goes through a temporary file, so a crash never leaves
+half a file.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())

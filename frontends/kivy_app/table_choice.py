@@ -45,6 +45,7 @@ class TableChoice:
         bots: dict[int, tuple[str, str | None]] | None = None,
     ) -> None:
         from kivy.factory import Factory
+        from kivy.metrics import dp
 
         self.registry = registry
         self.player_counts = registry.player_counts()
@@ -73,6 +74,10 @@ class TableChoice:
                 valign="middle",
             )
             button.bind(size=lambda b, _s: setattr(b, "text_size", (b.width - 16, None)))
+            # A long description on a narrow screen: the button grows for its lines.
+            button.bind(
+                texture_size=lambda b, size: setattr(b, "height", max(dp(52), size[1] + dp(12)))
+            )
             button.state = "down" if name in self.chosen_variants else "normal"
             button.bind(state=lambda _b, state, name=name: self.toggle_variant(name, state))
             ids.variants.add_widget(button)

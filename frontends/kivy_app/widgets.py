@@ -9,6 +9,7 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line
 from kivy.properties import (
     BooleanProperty,
@@ -24,6 +25,30 @@ from kivy.uix.widget import Widget
 
 from . import theme
 from .board import draw_shape, outline_shape
+
+
+def fit_font(text: str, width: float, largest: float, smallest: float, bold: bool = False) -> float:
+    """The font size for *text* on one line *width* wide: *largest* if it fits, else smaller,
+    down to *smallest* (a long name or a long word in another language, rather than an
+    ellipsis or words over the edge)."""
+    if not text or width <= 0:
+        return largest
+    key = (text, round(largest, 2), bold)
+    measured = _WIDTHS.get(key)
+    if measured is None:
+        if len(_WIDTHS) > 4096:
+            _WIDTHS.clear()
+        widest = max(text.split("\n"), key=len)
+        measured = float(CoreLabel(font_size=largest, bold=bold).get_extents(widest)[0])
+        _WIDTHS[key] = measured
+    if measured <= width:
+        return largest
+    # A little under the proportional size: glyph widths do not scale quite linearly.
+    return max(smallest, largest * width / measured * 0.97)
+
+
+#: Text widths measured by :func:`fit_font`, by (text, font size, bold).
+_WIDTHS: dict[tuple[str, float, bool], float] = {}
 
 
 class TeamBadge(Widget):  # type: ignore[misc]

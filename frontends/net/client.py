@@ -8,8 +8,10 @@ backoff and subscribes with ``after=SEQ``: nothing is missed or repeated.
 
 from __future__ import annotations
 
+import errno
 import json
 import random
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -31,10 +33,10 @@ from cinco.core.protocol import (
     Prompt,
     Refused,
     Subscribe,
-    message_from_dict,
+    message_from_json,
 )
 from cinco.core.rules import LegalActions
-from cinco.core.state import GameState, evolve, start, undo
+from cinco.core.state import GameState, Timeline
 
 #: Seconds to wait between attempts to connect again (then the last one, until it gives up).
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0)
@@ -54,9 +56,32 @@ RECONNECT_FOR = 60.0
 
 
 class NetError(CincoError):
-    """The server said no (``status``: the HTTP status), or could not be reached (0)."""
+    """The server said no (``status``: the HTTP status, ``code``: its error code), or could
+    not be reached (0). ``unreachable``: nothing was sent to a server (the connection was
+    refused, the address not found) or it answered that it cannot serve now (``502``,
+    ``503``, ``504``): asking again later is safe."""
 
     status: int = 0
+    code: str = ""
+    unreachable: bool = False
+
+
+#: HTTP statuses that say "not now": a proxy without its server, or a server whose store
+#: cannot write for the moment.
+UNAVAILABLE = (502, 503, 504)
+
+
+def _not_sent(error: BaseException) -> bool:
+    """Whether *error* (a reason urllib gives) means the request never reached a server."""
+    if isinstance(error, ConnectionRefusedError | socket.gaierror):
+        return True
+    return isinstance(error, OSError) and error.errno in (
+        errno.ECONNREFUSED,
+        errno.EHOSTUNREACH,
+        errno.ENETUNREACH,
+        errno.EHOSTDOWN,
+        errno.EADDRNOTAVAIL,
+    )
 
 
 # -- the lobby --------------------------------------------------------------------------------
@@ -84,15 +109,22 @@ class Lobby:
                 raw: bytes = response.read()
                 return raw
         except urllib.error.HTTPError as exc:
+            text, code = exc.reason, ""
             try:
-                text = json.loads(exc.read()).get("message", exc.reason)
-            except ValueError:
-                text = exc.reason
+                answer = json.loads(exc.read())
+                if isinstance(answer, dict):
+                    text, code = answer.get("message", text), str(answer.get("error", ""))
+            except (ValueError, OSError):
+                pass
             error = NetError(f"{self.base}: {text} ({exc.code})")
-            error.status = exc.code
+            error.status, error.code = exc.code, code
+            error.unreachable = exc.code in UNAVAILABLE
             raise error from None
         except (urllib.error.URLError, OSError) as exc:
-            raise NetError(f"{self.base}: cannot reach the server ({exc})") from None
+            reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+            error = NetError(f"{self.base}: cannot reach the server ({reason})")
+            error.unreachable = isinstance(reason, BaseException) and _not_sent(reason)
+            raise error from None
 
     def _json(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         data = json.loads(self._call(*args, **kwargs))
@@ -147,6 +179,8 @@ class RemoteView:
         self.seat = seat
         self.log: list[Envelope] = []
         self.state: GameState | None = None
+        #: The states kept for undo: an undo costs no re-fold of the log.
+        self.timeline: Timeline | None = None
         self.prompt: Prompt | None = None
         #: The last turn timers the server sent, and when (this process's monotonic time).
         self.clock: Clock | None = None
@@ -167,14 +201,12 @@ class RemoteView:
                 return False  # a repeat (or a gap, which a resubscription fills)
             self.log.append(message)
             event = message.event
-            if self.state is None:
+            if self.timeline is None:
                 assert isinstance(event, GameStarted)
-                self.state = start(event)
-            elif type(event) is Undone:
-                assert isinstance(event, Undone)
-                self.state = undo([e.event for e in self.log[:-1]], event)
+                self.timeline = Timeline(event)
+                self.state = self.timeline.state
             else:
-                self.state = evolve(self.state, event)
+                self.state = self.timeline.append(event)
             if type(event) in (TurnEnded, GameEnded, Undone):
                 self.prompt = None
             return True
@@ -302,7 +334,7 @@ class Session:
                 if exc.rcvd is not None and exc.rcvd.code == 4009:
                     raise NetError("this seat was taken over by another connection") from None
                 continue
-            message = message_from_dict(json.loads(text))
+            message = message_from_json(text)  # the protocol's schema, as the server's
             if self._subscribing and isinstance(message, Accepted | Refused):
                 self._subscribing -= 1  # the subscription's answer: no request's
                 if isinstance(message, Refused):

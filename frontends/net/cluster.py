@@ -32,7 +32,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .server import MAX_MESSAGE, Hub, bearer, normal_code
+from .lobby import normal_code
+from .server import MAX_MESSAGE, Hub, bearer
 from .store import digest
 from .store_pg import Holder, LeaseLost, PgStore
 
@@ -68,7 +69,9 @@ class SharedHub(Hub):
         return store
 
     async def start(self) -> None:
-        store = await asyncio.to_thread(PgStore, self.url, owner=self.server_id)
+        store = self.pg if self.store is not None else None  # opened before listening: serve
+        if store is None:
+            store = await asyncio.to_thread(PgStore, self.url, owner=self.server_id)
         self.store = store
         for row in await asyncio.to_thread(store.tables):
             if row.state == "playing":  # the others are taken when someone asks for them

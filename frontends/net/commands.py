@@ -71,7 +71,12 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: fl
         ),
         err=True,
     )
-    run(host, port, path, bot_delay=bot_delay, lobby_rate=lobby_rate)
+    from .store import StoreError
+
+    try:
+        run(host, port, path, bot_delay=bot_delay, lobby_rate=lobby_rate)
+    except StoreError as exc:  # its message says what is wrong and what to do
+        raise click.ClickException(str(exc)) from None
 
 
 def _lobby(url: str) -> Any:
@@ -262,21 +267,36 @@ def rematch(url: str, token: str | None, as_json: bool, table_id: str) -> None:
 @click.option("--name", help=N_("Your name at the table."))
 @click.option("--bot", "bot", metavar="NAME[:LEVEL]", help=N_("Let a bot in this process play."))
 @click.option("--quiet", is_flag=True, help=N_("With --bot: print nothing."))
-def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool) -> None:
+@click.option(
+    "--wait",
+    type=click.FloatRange(0, 3600),
+    default=120,
+    show_default=True,
+    metavar="SECONDS",
+    help=N_("How long to keep trying while the server cannot be reached."),
+)
+def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool, wait: float) -> None:
     """Take a seat at a server's table with its invite code, and play."""
     lobby = _lobby(url)
+    from .seats import SeatBook
+
     try:
         if bot is not None:
             from .play import run_bot
 
             status = run_bot(
-                lobby, code, bot, name=name, say=(lambda text: None) if quiet else click.echo
+                lobby,
+                code,
+                bot,
+                name=name,
+                say=(lambda text: None) if quiet else click.echo,
+                book=SeatBook(),
+                wait=wait,
             )
         else:
             from .play import play_in_terminal
-            from .seats import SeatBook
 
-            status = play_in_terminal(lobby, code, name=name, book=SeatBook())
+            status = play_in_terminal(lobby, code, name=name, book=SeatBook(), wait=wait)
     except CincoError as exc:
         raise click.ClickException(str(exc)) from None
     sys.exit(status)

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import TypeVar
 
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.events import SPECTATOR, Viewer
@@ -26,7 +27,9 @@ from cinco.core.registry import Bot, BotContext, Registry, default_registry
 from cinco.frontends.narration import Narrator, describe_result
 
 from .client import Lobby, NetError, RemoteView, Session
-from .seats import SeatBook
+from .seats import SeatBook, who_of
+
+T = TypeVar("T")
 
 #: Words for the server's own refusals (the rules' and the table's come from
 #: :func:`cinco.core.messages.render`).
@@ -45,7 +48,12 @@ def refusal_text(answer: Refused) -> str:
 
 
 def give_up(
-    lobby: Lobby, session: Session, book: SeatBook | None = None, *, leave: bool = True
+    lobby: Lobby,
+    session: Session,
+    book: SeatBook | None = None,
+    *,
+    leave: bool = True,
+    who: str = "",
 ) -> None:
     """Close the connection. With *leave*, before the game's end, leave the seat too: its
     token is revoked and the seat is free for the invite code (a bot plays it meanwhile,
@@ -55,31 +63,99 @@ def give_up(
     if session.table is None or session.token is None:
         return
     if book is not None and leave and not session.view.over:
-        book.forget(lobby.base, session.table)  # kept after the end: for a rematch
+        book.forget(lobby.base, session.table, who=who)  # kept after the end: for a rematch
     if session.view.over or not leave:
         return
     with contextlib.suppress(NetError):
         lobby.leave(session.table, session.token)
 
 
-def join_seat(lobby: Lobby, code: str, name: str | None, book: SeatBook | None = None) -> Session:
-    """A seat at the table with invite *code*: the one this person holds there (its token in
-    *book*: the server rotates it), or a free one."""
-    seat: dict[str, object] | None = None
-    held = book.find(lobby.base, code) if book is not None else None
-    if book is not None and held is not None:
+#: How long ``cinco join`` waits for a server it cannot reach (seconds), and its pauses.
+JOIN_WAIT = 120.0
+JOIN_BACKOFF = (1.0, 2.0, 4.0, 8.0, 15.0)
+
+
+def patiently(
+    call: Callable[[], T],
+    *,
+    wait: float = JOIN_WAIT,
+    say: Callable[[str], None] = lambda text: None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """*call*, asked again with backoff while the server cannot be reached (nothing was sent
+    to it, or it said it cannot serve now), saying so, for at most *wait* seconds."""
+    deadline = time.monotonic() + wait
+    attempt = 0
+    while True:
         try:
-            seat = lobby.rejoin(str(held["table"]), str(held["token"]))
+            return call()
+        except NetError as exc:
+            left = deadline - time.monotonic()
+            if not exc.unreachable:
+                raise
+            if left <= 0:
+                raise NetError(
+                    _(
+                        "The server could not be reached for {seconds} s: is it running, and "
+                        "is the address right? ({error})"
+                    ).format(seconds=round(wait), error=exc)
+                ) from None
+            pause = min(JOIN_BACKOFF[min(attempt, len(JOIN_BACKOFF) - 1)], left)
+            say(
+                _("Server not reachable, trying again in {seconds} s…").format(
+                    seconds=max(1, round(pause))
+                )
+            )
+            sleep(pause)
+            attempt += 1
+
+
+def join_seat(
+    lobby: Lobby,
+    code: str,
+    name: str | None,
+    book: SeatBook | None = None,
+    *,
+    who: str = "",
+    wait: float = JOIN_WAIT,
+    say: Callable[[str], None] = lambda text: None,
+) -> Session:
+    """A seat at the table with invite *code*: the one *who* holds there (its token in
+    *book*: the server rotates it), or a free one. While the server cannot be reached, it
+    is asked again for up to *wait* seconds (see :func:`patiently`)."""
+    seat: dict[str, object] | None = None
+    held = book.find(lobby.base, code, who=who) if book is not None else None
+    if book is not None and held is not None:
+        table, token = str(held["table"]), str(held["token"])
+        try:
+            seat = patiently(lambda: lobby.rejoin(table, token), wait=wait, say=say)
         except NetError as exc:
             if exc.status in (401, 403, 404):  # revoked, or a server that forgot the table
-                book.forget(lobby.base, str(held["table"]))
+                book.forget(lobby.base, table, who=who)
             else:
                 raise
     if seat is None:
-        seat = lobby.join(code, name)
+        try:
+            seat = patiently(lambda: lobby.join(code, name), wait=wait, say=say)
+        except NetError as exc:
+            if exc.code == "name_taken":
+                taken = NetError(
+                    _(
+                        "Someone at that table is called {name} already: choose another "
+                        "name with --name."
+                    ).format(name=name)
+                )
+                taken.status, taken.code = exc.status, exc.code
+                raise taken from None
+            raise
     if book is not None:
         book.remember(
-            lobby.base, str(seat["table"]), int(str(seat["seat"])), str(seat["token"]), code
+            lobby.base,
+            str(seat["table"]),
+            int(str(seat["seat"])),
+            str(seat["token"]),
+            code,
+            who=who,
         )
     session = Session(
         lobby, table=str(seat["table"]), token=str(seat["token"]), seat=int(str(seat["seat"]))
@@ -111,7 +187,12 @@ def clock_line(view: RemoteView) -> str:
 
 
 def offer_rematch(
-    lobby: Lobby, session: Session, ask: Callable[[str], str], book: SeatBook | None
+    lobby: Lobby,
+    session: Session,
+    ask: Callable[[str], str],
+    book: SeatBook | None,
+    *,
+    who: str = "",
 ) -> Session | None:
     """At the game's end: ask whether to play again; if so, the same seat at the table's
     rematch (made by whoever asks first), connected."""
@@ -125,7 +206,7 @@ def offer_rematch(
         code = str(seat.get("code") or "")
         if code:
             book.remember(
-                lobby.base, str(seat["table"]), int(seat["seat"]), str(seat["token"]), code
+                lobby.base, str(seat["table"]), int(seat["seat"]), str(seat["token"]), code, who=who
             )
     new = Session(lobby, table=str(seat["table"]), token=str(seat["token"]), seat=int(seat["seat"]))
     new.connect()
@@ -143,10 +224,13 @@ def run_bot(
     name: str | None = None,
     registry: Registry | None = None,
     say: Callable[[str], None] = lambda text: None,
+    book: SeatBook | None = None,
+    wait: float = JOIN_WAIT,
 ) -> int:
     """Take a seat with invite *code* and let bot *spec* (``NAME[:LEVEL]``) play it until the
-    game ends. The bot sees only this seat's stream. Returns the exit status (0: the game
-    ended)."""
+    game ends. The bot sees only this seat's stream. Its token is kept in *book* like a
+    person's: the same command run again after this process was killed takes the seat
+    back. Returns the exit status (0: the game ended)."""
     registry = registry or default_registry()
     bot_name, _colon, level = spec.partition(":")
     if bot_name not in registry.bots():
@@ -155,11 +239,13 @@ def run_bot(
                 name=bot_name, choices=", ".join(sorted(registry.bots()))
             )
         )
-    session = join_seat(lobby, code, name or f"{bot_name.capitalize()}")
+    who = who_of(name, bot_name)
+    session = _bot_seat(lobby, code, name, bot_name, book, who=who, wait=wait, say=say)
     seat = session.view.seat
     assert seat is not None
     fallback = random.Random(secrets.randbits(32))
     bot: Bot | None = None
+    leave = True
     try:
         while not session.view.over:
             session.receive(timeout=1.0)
@@ -200,9 +286,40 @@ def run_bot(
         state = session.view.state
         if state is not None and state.result is not None:
             say(describe_result(state.config, state.result))
+        if book is not None and session.table is not None:
+            book.forget(lobby.base, session.table, who=who)  # a bot wants no rematch
         return 0
+    except NetError:
+        leave = False  # the server is away for long: the same command run again takes the seat
+        raise
     finally:
-        give_up(lobby, session)
+        give_up(lobby, session, book, leave=leave, who=who)
+
+
+def _bot_seat(
+    lobby: Lobby,
+    code: str,
+    name: str | None,
+    bot_name: str,
+    book: SeatBook | None,
+    *,
+    who: str,
+    wait: float,
+    say: Callable[[str], None],
+) -> Session:
+    """A bot client's seat. Without ``--name`` it is called after the bot, numbered when
+    that name is taken at the table (``Greedy``, ``Greedy 2``, ...): names are unique."""
+    if name:
+        return join_seat(lobby, code, name, book, who=who, wait=wait, say=say)
+    base = bot_name.capitalize()
+    for number in range(1, 10):
+        called = base if number == 1 else f"{base} {number}"
+        try:
+            return join_seat(lobby, code, called, book, who=who, wait=wait, say=say)
+        except NetError as exc:
+            if exc.code != "name_taken":
+                raise
+    return join_seat(lobby, code, None, book, who=who, wait=wait, say=say)
 
 
 # -- a spectator -----------------------------------------------------------------------------
@@ -239,7 +356,12 @@ def watch(lobby: Lobby, code: str, *, out: Callable[[str], None] = print) -> int
 
 
 def play_in_terminal(
-    lobby: Lobby, code: str, *, name: str | None = None, book: SeatBook | None = None
+    lobby: Lobby,
+    code: str,
+    *,
+    name: str | None = None,
+    book: SeatBook | None = None,
+    wait: float = JOIN_WAIT,
 ) -> int:
     """Take a seat with invite *code* (or come back to the one held in *book*) and play it in
     this terminal; at the game's end, offer a rematch."""
@@ -249,7 +371,8 @@ def play_in_terminal(
     from cinco.frontends.terminal.table import TableView, render
 
     screen = Screen()
-    session = join_seat(lobby, code, name, book)
+    who = who_of(name)
+    session = join_seat(lobby, code, name, book, who=who, wait=wait, say=screen.say)
     seat: int = seated(session)
     narrator: Narrator | None = None
 
@@ -394,7 +517,7 @@ def play_in_terminal(
             assert state is not None and state.result is not None
             draw(describe_result(state.config, state.result))
             try:
-                rematch = offer_rematch(lobby, session, screen.ask, book)
+                rematch = offer_rematch(lobby, session, screen.ask, book, who=who)
             except QuitGame:
                 rematch = None
             if rematch is None:
@@ -422,4 +545,4 @@ def play_in_terminal(
         )
         return 130
     finally:
-        give_up(lobby, session, book, leave=leaving)
+        give_up(lobby, session, book, leave=leaving, who=who)

@@ -39,13 +39,16 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -66,15 +69,25 @@ from cinco.core.protocol import (
     Submit,
     Subscribe,
     Undo,
-    message_from_dict,
+    request_from_json,
 )
 from cinco.core.record import dumps, header
 from cinco.core.registry import Registry, default_registry
 from cinco.core.table import EventSink, SeatHandle, Table
 
 from .clock import Clocks, TimeControl
-from .storage import LobbyStore, is_database_url
-from .store import SeatRow, Store, TableRow, digest
+from .lobby import (
+    ErrorResponse,
+    LobbyError,
+    clean_name,
+    normal_code,
+    parse_body,
+    read_body,
+    same_name,
+    table_options,
+)
+from .storage import LobbyStore, is_database_url, open_store
+from .store import CannotWrite, HeldElsewhere, SeatRow, Store, TableRow, digest
 
 logger = logging.getLogger("cinco.server")
 
@@ -98,6 +111,13 @@ LOBBY_BURST = 40.0
 GRACE = 60.0
 #: The bot that plays for a person who is away or out of time, unless the table says.
 STAND_IN_BOT = "greedy"
+#: The longest a hint may think at a table of this server (seconds): a longer one asked for
+#: (up to the protocol's MAX_HINT_SECONDS) thinks this long; the table answers nobody else
+#: meanwhile.
+HINT_SECONDS = 5.0
+#: The longest a stopping server waits for its tables to close (seconds): each stores what
+#: it has at once, unless a bot holds its thread past its budget and its limit.
+CLOSE_WAIT = 10.0
 #: The longest a table's timer task sleeps between two looks at its clocks (seconds).
 CLOCK_TICK = 1.0
 #: The alphabet of invite and watch codes: no 0/O, 1/I/L.
@@ -111,14 +131,14 @@ CLOSE_TOO_MANY = 4029
 CLOSE_TOO_BIG = 1009
 
 
+#: Seconds before a bot's turn the store refused is tried again (growing to the second).
+STORE_RETRY, STORE_RETRY_MAX = 0.5, 10.0
+
+
 def new_code() -> str:
     """An invite or watch code people can read out: 12 letters (about 60 bits)."""
     letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(12))
     return "-".join(letters[i : i + 4] for i in range(0, 12, 4))
-
-
-def normal_code(code: str) -> str:
-    return code.strip().upper().replace(" ", "")
 
 
 def bearer(headers: Any) -> str | None:
@@ -133,15 +153,6 @@ def bearer(headers: Any) -> str | None:
 
 def frame(message: Message) -> str:
     return json.dumps(message.to_dict(), separators=(",", ":"))
-
-
-class LobbyError(Exception):
-    def __init__(self, status: int, code: str, text: str, *, retry_after: int = 0) -> None:
-        super().__init__(text)
-        self.status = status
-        self.code = code
-        self.text = text
-        self.retry_after = retry_after
 
 
 class Buckets:
@@ -387,7 +398,8 @@ class Hub:
     # -- starting and stopping ----------------------------------------------------------------
 
     async def start(self) -> None:
-        self.store = Store(self.db)
+        if self.store is None:  # ``cinco serve`` opened it before listening (see serve)
+            self.store = Store(self.db)
         for row in self.store.tables():
             room = self._room(row, self.store.seats(row.id))
             self.rooms[room.id] = room
@@ -398,8 +410,19 @@ class Hub:
                     logger.exception("table %s could not be restored", room.id)
                     room.state = "broken"
 
-    async def stop(self) -> None:
+    def call_off_hints(self) -> None:
+        """Every table stops the hint it thinks on, and answers any asked later at once: the
+        server is stopping."""
         for room in self.rooms.values():
+            if room.table is not None:
+                room.table.call_off()
+
+    async def stop(self) -> None:
+        self.call_off_hints()
+        tables: list[Table] = []
+        for room in self.rooms.values():
+            if room.table is not None:
+                tables.append(room.table)
             for client in room.clients:
                 client.close(1001)
             for task in [room.bots, room.timer, *room.away.values()]:
@@ -407,8 +430,21 @@ class Hub:
                     task.cancel()
             if room.state == "playing":
                 self._save_clocks(room)  # the clock that runs, as it is now
-            if room.table is not None:
-                await asyncio.to_thread(room.table.close)
+        # Each table stores what it has and stops; side by side, so that a bot thinking at
+        # one table (its own budget bounds it) holds up no other.
+        closing = [_in_daemon_thread(table.close) for table in tables]
+        try:
+            results = await asyncio.wait_for(
+                asyncio.gather(*closing, return_exceptions=True), CLOSE_WAIT
+            )
+        except TimeoutError:
+            # A bot that ignores its budget and its limit: what was accepted is stored (a turn
+            # is stored before it is answered), so the server stops without that table.
+            logger.error("some tables did not close in %.0f s; stopping without them", CLOSE_WAIT)
+            results = []
+        for table, result in zip(tables, results, strict=False):
+            if isinstance(result, BaseException):  # the others and the store close all the same
+                logger.error("table %s did not close: %r", table.id, result)
         if self.store is not None:
             self.store.close()
 
@@ -433,40 +469,10 @@ class Hub:
     # -- the lobby ------------------------------------------------------------------------------
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        players = body.get("players", 2)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise LobbyError(400, "bad_request", "players must be a whole number")
-        layout = body.get("layout")
-        variants = body.get("variants") or []
-        bots = body.get("bots") or {}
-        names = body.get("names") or {}
-        if layout is not None and not isinstance(layout, str):
-            raise LobbyError(400, "bad_request", "layout must be a name")
-        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise LobbyError(400, "bad_request", "variants must be a list of names")
-        if not isinstance(bots, dict) or not isinstance(names, dict):
-            raise LobbyError(400, "bad_request", "bots and names map seats (from 1) to text")
-        seats = [SeatInfo(None, None, None) for _ in range(max(0, min(players, 64)))]
-        for key, value in bots.items():
-            index = _seat_index(key, len(seats))
-            if not isinstance(value, str):
-                raise LobbyError(400, "bad_request", "a bot is NAME or NAME:LEVEL")
-            bot, _colon, level = value.partition(":")
-            seats[index].bot, seats[index].level = bot, level or None
-            seats[index].name = f"{bot.capitalize()} {index + 1}"
-        for key, value in names.items():
-            index = _seat_index(key, len(seats))
-            if isinstance(value, str) and value.strip() and seats[index].bot is not None:
-                seats[index].name = _clean_name(value)
-        settings: dict[str, Any] = {
-            "players": players,
-            "layout": layout,
-            "variants": variants,
-            "undo": bool(body.get("undo", True)),
-            "timer": _timer_setting(body.get("timer")),
-            "grace": _grace_setting(body.get("grace", GRACE)),
-            "stand_in": self._stand_in_setting(body.get("stand_in", STAND_IN_BOT)),
-        }
+        options = table_options(body, self.registry, grace=GRACE, stand_in=STAND_IN_BOT)
+        settings = options.settings
+        players, layout, variants = settings["players"], settings["layout"], settings["variants"]
+        seats = [SeatInfo(name, bot, level) for name, bot, level in options.seats]
         try:  # check it all now, with placeholder names
             self.registry.configure(
                 players,
@@ -492,16 +498,6 @@ class Hub:
             "seats": room.summary()["seats"],
         }
 
-    def _stand_in_setting(self, value: object) -> str:
-        if not isinstance(value, str) or value.partition(":")[0] not in self.registry.bots():
-            raise LobbyError(
-                400,
-                "bad_request",
-                "stand_in must be an installed bot, NAME[:LEVEL] "
-                f"({', '.join(sorted(self.registry.bots()))})",
-            )
-        return value
-
     def find(self, code: str, which: str) -> Room | None:
         hashed = digest(normal_code(code))
         for room in self.rooms.values():
@@ -511,30 +507,54 @@ class Hub:
         return None
 
     async def join(self, body: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(body) - {"code", "name", "seat"})
+        if unknown:
+            text = f"{unknown[0]}: no such field (code, name, seat)"
+            raise LobbyError(400, "bad_request", text, field=unknown[0])
         code = body.get("code")
-        if not isinstance(code, str):
-            raise LobbyError(400, "bad_request", "join needs the table's invite code")
+        if not isinstance(code, str) or len(code) > 64:
+            raise LobbyError(400, "bad_request", "join needs the table's invite code", field="code")
+        name = body.get("name")
+        if name is not None and not isinstance(name, str):
+            raise LobbyError(400, "bad_request", f"name: text, not {name!r}", field="name")
+        wanted = body.get("seat")
+        if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
+            text = f"seat: a number from 1, not {wanted!r}"
+            raise LobbyError(400, "bad_request", text, field="seat")
         room = self.find(code, "invite")
         if room is None:
             raise LobbyError(404, "no_such_code", "no table has that invite code")
+        if wanted is not None and not 1 <= wanted <= len(room.seats):
+            text = f"seat: there is no seat {wanted} (seats 1 to {len(room.seats)})"
+            raise LobbyError(400, "bad_request", text, field="seat")
+        chosen = clean_name(name) if name is not None and name.strip() else None
         async with room.lock:
             free = [index for index, seat in enumerate(room.seats) if seat.free]
-            wanted = body.get("seat")
-            if isinstance(wanted, int) and not isinstance(wanted, bool):
+            if wanted is not None:
                 free = [index for index in free if index == wanted - 1]
+            # Someone who left comes back to the seat with their name, if it is free.
+            free.sort(key=lambda index: not same_name(room.seats[index].name, chosen))
             if not free:
                 raise LobbyError(409, "table_full", "no free seat at that table")
             index = free[0]
             seat = room.seats[index]
+            others = [s.name for i, s in enumerate(room.seats) if i != index]
+            if chosen is not None and any(same_name(chosen, other) for other in others):
+                raise LobbyError(
+                    409,
+                    "name_taken",
+                    f"someone at that table is called {chosen!r} already: choose another name",
+                    field="name",
+                )
             token = secrets.token_urlsafe(32)  # 256 bits
+            named = seat.name
             if room.table is None:  # before the game: the player names the seat
-                name = body.get("name")
-                seat.name = _clean_name(name) if isinstance(name, str) and name.strip() else None
-                seat.name = seat.name or f"Player {index + 1}"
-            seat.token_hash = digest(token)
-            self.db_store.set_seat(room.id, index, seat.name, seat.token_hash)
+                named = chosen or _free_name(f"Player {index + 1}", others)
+            # Stored first: a store that cannot write (503) leaves the seat free here too.
+            self.db_store.set_seat(room.id, index, named, digest(token))
+            seat.name, seat.token_hash = named, digest(token)
             if room.table is None and room.full:
-                await self._begin(room)
+                await self._deal(room)
         return {"table": room.id, "seat": index, "token": token, "name": seat.name}
 
     async def rejoin(self, room: Room, token: str) -> dict[str, Any]:
@@ -610,6 +630,10 @@ class Hub:
         self.db_store.set_rematch(room.id, table_id)
 
     async def leave(self, room: Room, token: str) -> int:
+        leaving = room.seat_of(token)
+        handle = room.handles.get(leaving) if leaving is not None else None
+        if handle is not None:
+            handle.call_off()  # a hint this seat asked for holds the table's lock: end it
         async with room.lock:
             index = room.seat_of(token)
             if index is None:
@@ -753,9 +777,21 @@ class Hub:
             if table is not None:
                 await asyncio.to_thread(table.close)
 
+    async def _deal(self, room: Room) -> None:
+        """:meth:`_begin`, unless the store cannot write the deal: the seats stay taken, and
+        the next connection to the table deals (:meth:`ensure_stream`)."""
+        try:
+            await self._begin(room)
+        except CannotWrite as exc:
+            logger.error("table %s: the deal could not be stored, it waits: %s", room.id, exc)
+
     async def ensure_stream(self, room: Room) -> None:
-        """A finished table's handles, rebuilt from the store (after a restart)."""
+        """A finished table's handles, rebuilt from the store (after a restart); a full
+        table whose deal could not be stored, dealt."""
         async with room.lock:
+            if room.state == "waiting" and room.full and room.table is None:
+                await self._deal(room)
+                return
             if room.state != "over" or room.handles:
                 return
             await self._restore(room)
@@ -919,6 +955,7 @@ class Hub:
         room.bots = asyncio.get_running_loop().create_task(self._bot_loop(room))
 
     async def _bot_loop(self, room: Room) -> None:
+        unstored = 0  # bot turns in a row the store refused
         while True:
             async with room.lock:
                 table = room.table
@@ -926,11 +963,20 @@ class Hub:
                     return
                 answer = await asyncio.wrap_future(table.start_bot_turn())
                 self._flush(room)
-                if not isinstance(answer, Accepted):
+                if isinstance(answer, Refused) and answer.code == "record_failed":
+                    # Taken back, nothing stored: the bot tries again once the disk has room.
+                    if not unstored:
+                        logger.warning("table %s: a bot's turn was not stored: %s", room.id, answer)
+                    unstored += 1
+                elif not isinstance(answer, Accepted):
                     if answer.code != "no_bot_to_move":  # a person's turn, or the end
                         logger.warning("table %s: a bot's turn was refused: %s", room.id, answer)
                     return
-            if self.bot_delay:
+                else:
+                    unstored = 0
+            if unstored:
+                await asyncio.sleep(min(STORE_RETRY * unstored, STORE_RETRY_MAX))
+            elif self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
 
     # -- a client's requests --------------------------------------------------------------------
@@ -953,10 +999,14 @@ class Hub:
                 return Refused("not_started")
             answer: Message
             if isinstance(message, Hint):
-                message = Hint(message.bots, min(message.seconds, 5.0))
+                message = Hint(message.bots, min(message.seconds, HINT_SECONDS))
             if isinstance(message, Submit | Check | Undo | Hint):
                 # Straight to the table's thread and back: no worker thread in between.
-                answer = await asyncio.wrap_future(handle.send(message))
+                try:
+                    answer = await asyncio.wrap_future(handle.send(message))
+                except asyncio.CancelledError:  # the server stops: a hint must not hold it
+                    handle.call_off()
+                    raise
                 if isinstance(message, Check) or (isinstance(message, Undo) and message.check):
                     answer = answer if isinstance(answer, Refused) else Accepted(-1)
             else:
@@ -965,14 +1015,22 @@ class Hub:
         self._kick_bots(room)
         return answer
 
-    async def connect(self, room: Room, client: Client) -> None:
+    async def connect(self, room: Room, client: Client, token: str | None = None) -> bool:
+        """Bind *client* to its seat (or as a spectator). A seat's *token* is checked again
+        here, holding the table's lock that leave and rejoin take to revoke one: a token
+        revoked while the handshake waited is refused (``False``), not bound."""
         async with room.lock:
+            if isinstance(client.viewer, int) and (
+                token is None or room.seat_of(token) != client.viewer
+            ):
+                return False
             for other in room.clients:
                 if client.viewer is not None and other.viewer == client.viewer:
                     other.close(CLOSE_REPLACED)  # one connection per seat: the newest
             room.clients.append(client)
             if isinstance(client.viewer, int):
                 await self._back(room, client.viewer)
+        return True
 
     async def disconnect(self, room: Room, client: Client) -> None:
         client.close()
@@ -983,68 +1041,70 @@ class Hub:
                 self._absent(room, client.viewer)
 
 
+def _free_name(name: str, others: list[str | None]) -> str:
+    """*name*, or *name* (2), (3), ...: the first no other seat has."""
+    candidate, number = name, 1
+    while any(same_name(candidate, other) for other in others):
+        number += 1
+        candidate = f"{name} ({number})"
+    return candidate
+
+
+async def _in_daemon_thread(function: Callable[[], object]) -> None:
+    """Run *function* in a thread of its own, which does not keep the process alive: unlike
+    ``asyncio.to_thread``, whose threads the event loop waits for when it ends, however long."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def settle(error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    def run() -> None:
+        error: BaseException | None = None
+        try:
+            function()
+        except BaseException as exc:  # passed on to the awaiting task
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
+            loop.call_soon_threadsafe(settle, error)
+
+    threading.Thread(target=run, name="cinco-closing", daemon=True).start()
+    await done
+
+
 def _handle_for(table: Table, viewer: int | None) -> SeatHandle:
     return table.spectator() if viewer is None else table.seat(viewer)
-
-
-def _seat_index(key: object, players: int) -> int:
-    try:
-        number = int(str(key))
-    except ValueError:
-        raise LobbyError(400, "bad_request", f"{key!r} is not a seat number") from None
-    if not 1 <= number <= players:
-        raise LobbyError(400, "bad_request", f"there is no seat {number} (seats 1 to {players})")
-    return number - 1
-
-
-def _timer_setting(value: object) -> dict[str, float] | None:
-    """A table's ``timer``: ``"300+10"``, ``{"reserve": 300, "increment": 10}`` or none."""
-    if value is None or value == "":
-        return None
-    try:
-        if isinstance(value, str):
-            control = TimeControl.parse(value)
-        elif isinstance(value, dict):
-            control = TimeControl.of(value.get("reserve"), value.get("increment", 0))
-        else:
-            raise CincoError("timer must be RESERVE+INCREMENT (seconds), as text or an object")
-    except CincoError as exc:
-        raise LobbyError(400, "bad_request", str(exc)) from None
-    return {"reserve": control.reserve, "increment": control.increment}
-
-
-def _grace_setting(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 3600:
-        raise LobbyError(400, "bad_request", "grace is seconds, from 0 to 3600")
-    return float(value)
-
-
-def _clean_name(name: str) -> str:
-    cleaned = "".join(ch for ch in name.strip() if ch.isprintable())
-    return cleaned[:24] or "?"
 
 
 # -- the ASGI app ---------------------------------------------------------------------------------
 
 
-def _error(exc: LobbyError) -> JSONResponse:
-    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-    return JSONResponse(
-        {"error": exc.code, "message": exc.text}, status_code=exc.status, headers=headers
+def _body(request: Request) -> dict[str, Any]:
+    """The request's body (read by the route wrapper) as a JSON object."""
+    return parse_body(getattr(request.state, "raw_body", b""))
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """Starlette's own HTTP errors (no such route, a method it does not take) as JSON."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    code = {404: "no_such_route", 405: "method_not_allowed"}.get(status, "http_error")
+    return ErrorResponse(LobbyError(status, code, f"{request.method} {request.url.path}: {code}"))
+
+
+async def _failed(request: Request, exc: Exception) -> Response:
+    logger.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return ErrorResponse(_internal())
+
+
+def _internal() -> LobbyError:
+    return LobbyError(
+        500, "internal_error", "the server failed on this request (its log says why): try again"
     )
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE:
-        raise LobbyError(413, "too_big", "request too big")
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise LobbyError(400, "bad_request", "the body must be JSON") from None
-    if not isinstance(data, dict):
-        raise LobbyError(400, "bad_request", "the body must be a JSON object")
-    return data
 
 
 def create_app(
@@ -1091,16 +1151,33 @@ def create_app(
         return room
 
     def lobby_route(handler: Handler) -> Handler:
-        """A lobby endpoint: rate-limited per address, a LobbyError answered as its JSON
-        error."""
+        """A lobby endpoint: rate-limited per address, its body read (at most MAX_BODY
+        bytes), a LobbyError answered as its JSON error, and any other failure as a JSON
+        ``500`` (this is the one place where the lobby's errors become answers)."""
 
         @functools.wraps(handler)
         async def route(request: Request) -> Response:
             try:
                 limit(request)
+                request.state.raw_body = await read_body(request)
                 return await handler(request)
             except LobbyError as exc:
-                return _error(exc)
+                error = exc
+            except HeldElsewhere:  # PostgreSQL: the Leases middleware sends the client on
+                raise
+            except CannotWrite as exc:  # the disk is full, say: nothing of it was stored
+                logger.error("%s %s: %s", request.method, request.url.path, exc)
+                error = LobbyError(
+                    503,
+                    "store_failed",
+                    "the server cannot store anything now: try again later",
+                    retry_after=5,
+                )
+            except Exception:  # never a bare 500: logged, and answered as JSON
+                logger.exception("%s %s failed", request.method, request.url.path)
+                error = _internal()
+            # A body left unread (too big, or refused first) is drained after the answer.
+            return ErrorResponse(error, drain=not getattr(request.state, "body_read", False))
 
         return route
 
@@ -1121,11 +1198,11 @@ def create_app(
 
     @lobby_route
     async def create_table(request: Request) -> Response:
-        created = hub.create(await _body(request))
+        created = hub.create(_body(request))
         room = hub.rooms[created["table"]]
-        if room.full:  # bots only: deal now
+        if room.full:  # bots only: deal now (or, if the store cannot, at the first watcher)
             async with room.lock:
-                await hub._begin(room)
+                await hub._deal(room)
         return JSONResponse(created, status_code=201)
 
     @lobby_route
@@ -1134,7 +1211,7 @@ def create_app(
 
     @lobby_route
     async def join(request: Request) -> Response:
-        return JSONResponse(await hub.join(await _body(request)))
+        return JSONResponse(await hub.join(_body(request)))
 
     @lobby_route
     async def rejoin(request: Request) -> Response:
@@ -1158,20 +1235,39 @@ def create_app(
         text = hub.record(room, bearer(request.headers))
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
-    async def serve_client(websocket: WebSocket, room: Room, viewer: Viewer) -> None:
-        await websocket.accept()
+    async def answer_frame(room: Room, client: Client, text: str | bytes) -> Message:
+        """The answer to one frame, whatever it holds: a frame that is no request of the
+        protocol is refused (``malformed_command``, saying what is wrong), and the connection
+        goes on."""
+        try:
+            return await hub.request(room, client, request_from_json(text))
+        except EventError as exc:
+            return Refused("malformed_command", (("problem", str(exc)[:500]),))
+        except Exception as exc:
+            # A frame the schema let through and the table choked on is a bug to mend (it is
+            # logged), not a reason to drop the client.
+            logger.exception("table %s: a request failed: %r", room.id, text[:200])
+            return Refused("malformed_command", (("problem", type(exc).__name__),))
+
+    async def serve_client(
+        websocket: WebSocket, room: Room, viewer: Viewer, token: str | None = None
+    ) -> None:
         client = Client(websocket, viewer, rate=hub.rate, burst=3 * hub.rate)
-        await hub.connect(room, client)
+        if not await hub.connect(room, client, token):
+            await websocket.close(code=4403)  # revoked while the handshake waited: 403
+            return
+        try:
+            await websocket.accept()
+        except BaseException:
+            await hub.disconnect(room, client)
+            raise
         sender = asyncio.get_running_loop().create_task(client.send_loop())
         try:
             while not client.closed:
                 data = await websocket.receive()
                 if data["type"] == "websocket.disconnect":
                     break
-                text = data.get("text")
-                if text is None:
-                    raw = data.get("bytes") or b""
-                    text = raw.decode("utf-8", "replace")
+                text: str | bytes = data.get("text") or data.get("bytes") or b""
                 if len(text) > MAX_MESSAGE:
                     client.close(CLOSE_TOO_BIG)
                     break
@@ -1182,13 +1278,7 @@ def create_app(
                         break
                     client.tokens -= 1
                     continue
-                try:
-                    message = message_from_dict(json.loads(text))
-                except (ValueError, EventError, CincoError) as exc:
-                    client.push(frame(Refused("malformed_command", (("problem", str(exc)),))))
-                    continue
-                answer = await hub.request(room, client, message)
-                client.push(frame(answer))
+                client.push(frame(await answer_frame(room, client, text)))
         except WebSocketDisconnect:
             pass
         finally:
@@ -1205,7 +1295,7 @@ def create_app(
             await websocket.close(code=4403)  # before accept: the handshake is refused (403)
             return
         await hub.ensure_stream(room)
-        await serve_client(websocket, room, seat)
+        await serve_client(websocket, room, seat, token)
 
     async def watch(websocket: WebSocket) -> None:
         code = bearer(websocket.headers)
@@ -1238,7 +1328,7 @@ def create_app(
             WebSocketRoute("/ws/watch", watch),
         ],
         lifespan=lifespan,
-        max_body_size=MAX_MESSAGE,
+        exception_handlers={HTTPException: _not_found, Exception: _failed},
     )
     if is_database_url(db):  # several processes on one database: a table is served by one
         from .cluster import Leases, SharedHub
@@ -1277,10 +1367,14 @@ def serve(
         lobby_rate=lobby_rate,
         lobby_burst=max(LOBBY_BURST, 8 * lobby_rate),
     )
+    owner = None
     if is_database_url(db):  # one name across restarts: it takes its own tables back at once
         import socket
 
-        app.state.hub.server_id = f"{socket.gethostname()}:{port}"
+        owner = app.state.hub.server_id = f"{socket.gethostname()}:{port}"
+    # Before listening: a store that cannot be used (another server's SQLite file, read-only,
+    # not a database) stops the command with its StoreError's message, not a traceback.
+    app.state.hub.store = open_store(db, owner=owner)
     keep_collections_short()  # a full collection would stall every table (collector.py)
     config = uvicorn.Config(
         app,
@@ -1295,4 +1389,15 @@ def serve(
         lifespan="on",
         timeout_graceful_shutdown=3,
     )
-    uvicorn.Server(config).run()
+    hub: Hub = app.state.hub
+
+    class Stopping(uvicorn.Server):
+        """On SIGTERM or Ctrl-C every hint is called off at once: a connection waiting on one
+        would hold the graceful shutdown up until it ends."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            with contextlib.suppress(RuntimeError):  # in the loop's thread, not in the handler
+                asyncio.get_running_loop().call_soon_threadsafe(hub.call_off_hints)
+            super().handle_exit(sig, frame)
+
+    Stopping(config).run()

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from cinco.core.table import EventSink
 
-from .store import SeatRow, Store, TableRow
+from .store import SeatRow, Store, StoreError, TableRow
 
 SCHEMES = ("postgresql://", "postgres://")
 
@@ -68,15 +68,17 @@ def is_database_url(db: object) -> bool:
     return isinstance(db, str) and db.startswith(SCHEMES)
 
 
-def open_store(db: str | Path) -> LobbyStore:
-    """The store *db* names: :class:`PgStore` for a ``postgresql://`` URL, else the SQLite
-    file's :class:`Store`."""
+def open_store(db: str | Path, *, owner: str | None = None) -> LobbyStore:
+    """The store *db* names: :class:`PgStore` for a ``postgresql://`` URL (*owner*: this
+    process's name in its leases), else the SQLite file's :class:`Store`, locked for this
+    process. :class:`StoreError` says why it cannot be used: taken by another server,
+    read-only, not a database, unreachable."""
     if is_database_url(db):
         try:
             from .store_pg import PgStore
         except ImportError as exc:
-            raise OSError(
+            raise StoreError(
                 f"a PostgreSQL --db needs psycopg: pip install 'cinco[server]' ({exc})"
             ) from None
-        return PgStore(str(db))
+        return PgStore(str(db), owner=owner)
     return Store(db)

@@ -5,7 +5,12 @@
 referee's log, append-only, one row per event in the game record's JSON. A table's events are
 written by an :class:`SqliteSink` in the table's own thread, one transaction per turn,
 committed before anyone is sent them (``synchronous=FULL``: a commit is on disk). Every
-change goes through the file's one :class:`~cinco.frontends.net.writer.Writer` thread.
+change goes through the file's one :class:`~cinco.frontends.net.writer.Writer` thread; one
+that cannot be written raises :class:`CannotWrite`, having stored nothing of it.
+
+A store holds the file's lock (:func:`lock`) while it is open: one server process per file.
+The file and its ``-wal`` and ``-shm`` files are their owner's only (:func:`keep_private`).
+A file that cannot be used raises :class:`StoreError` at the start, saying why.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "cinco.db")
@@ -18,11 +23,14 @@ change goes through the file's one :class:`~cinco.frontends.net.writer.Writer` t
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +38,23 @@ from typing import Any
 
 from cinco.core.events import Event
 from cinco.core.record import dumps
+from cinco.core.recording import FILE_MODE, private_dir, try_lock
 
-from .writer import Statement, Writer
+from .seats import digest
+from .writer import CannotWrite, Statement, Writer
+
+__all__ = [
+    "CannotWrite",
+    "HeldElsewhere",
+    "SeatRow",
+    "SqliteSink",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "digest",
+]
+
+logger = logging.getLogger("cinco.server")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -66,9 +89,120 @@ CREATE TABLE IF NOT EXISTS events (
 ADDED = (("tables", "rematch", "TEXT"), ("seats", "held", "TEXT"), ("tables", "clocks", "TEXT"))
 
 
-def digest(secret: str) -> str:
-    """The stored form of a token or a code: its SHA-256, in hex."""
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+class HeldElsewhere(OSError):
+    """A write refused because another server process holds the table (PostgreSQL's leases):
+    not answered by the route but by the cluster's middleware, which sends the client on."""
+
+
+class StoreError(OSError):
+    """The store cannot be used (at a server's start): what is wrong, and what to do."""
+
+
+#: The database files this process holds the lock of: lock file's descriptor, and how many
+#: of this process's stores use it (a tool or a test may open a second one beside a server).
+_HELD: dict[Path, list[int]] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def lock(path: Path) -> Path:
+    """Take the lock of the SQLite file *path* for this process, or raise
+    :class:`StoreError`: one server per file. Two would each hold their own copy of a table
+    and answer the same turn twice (SQLite's own locks keep the file whole, not the game).
+    The lock is an advisory lock (:func:`cinco.core.recording.try_lock`, as for records) on
+    ``PATH.lock`` beside the file, which holds the process id of its holder; the operating
+    system lets it go when the process ends, however it ends. Returns what :func:`unlock`
+    takes, once every store of this process on *path* is closed."""
+    key = path.resolve()
+    with _HELD_LOCK:
+        held = _HELD.get(key)
+        if held is not None:
+            held[1] += 1
+            return key
+        _HELD[key] = [_take(path), 1]
+    return key
+
+
+def unlock(key: Path) -> None:
+    with _HELD_LOCK:
+        held = _HELD[key]
+        held[1] -= 1
+        if not held[1]:
+            del _HELD[key]
+            os.close(held[0])  # the next server may have the file
+
+
+def _take(path: Path) -> int:
+    path_lock = path.with_name(path.name + ".lock")
+    try:
+        held = os.open(path_lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    except OSError as exc:
+        try:  # a read-only folder: lock the file there all the same; SQLite will say more
+            held = os.open(path_lock, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            raise StoreError(
+                f"{path}: its folder is read-only for this server: the lock file {path_lock}"
+                f" cannot be made ({exc.strerror or exc}). Make the folder writable by the user"
+                " who runs cinco serve, or give --db a file in another folder"
+            ) from None
+    if not try_lock(held):
+        holder = os.read(held, 32).decode("ascii", "replace").strip()
+        os.close(held)
+        raise StoreError(
+            f"{path} is in use by another cinco serve"
+            + (f" (process {holder})" if holder.isdigit() else "")
+            + ": stop that server first, or give this one another --db. One SQLite file"
+            " serves one process; several servers share a PostgreSQL database."
+        )
+    with contextlib.suppress(OSError):  # read-only: the message says who has it, if it can
+        os.ftruncate(held, 0)
+        os.write(held, f"{os.getpid()}\n".encode("ascii"))
+    return held
+
+
+def keep_private(path: Path) -> None:
+    """Make the database *path* and its ``-wal`` and ``-shm`` files readable by their owner
+    only: they hold every game's seed and deck order in clear. A new database is made so
+    (SQLite gives its other files the database's mode); one made before is closed up."""
+    if not path.exists():
+        with contextlib.suppress(OSError):  # a read-only folder: SQLite will say so
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            mode = name.stat().st_mode
+            if mode & 0o077:  # the owner's bits stay: a read-only file stays read-only
+                os.chmod(name, mode & 0o700)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # another user's file: say so, it is theirs to change
+            logger.warning("%s is readable by other users, and cannot be changed: %s", name, exc)
+
+
+def _read_only(path: Path) -> bool:
+    """Whether this process may not write *path* (if it is there) or its folder."""
+    return any(place.exists() and not os.access(place, os.W_OK) for place in (path, path.parent))
+
+
+def unusable(path: Path, exc: sqlite3.Error) -> str:
+    """What an SQLite error at a server's start means, and what to do about it."""
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text:
+        return (
+            f"{path} is not a Cinco server database, or it is damaged ({text}): give --db"
+            " another file, or move this one away (or restore it from a backup) and start again"
+        )
+    if "readonly" in text or "read-only" in text or _read_only(path):
+        return (
+            f"{path} is read-only for this server ({text}): make the file and its folder"
+            " writable by the user who runs cinco serve, or give --db another file"
+        )
+    if "unable to open" in text:
+        return (
+            f"{path} cannot be opened ({text}): is it a folder, or is its folder not writable"
+            " (SQLite makes its -wal and -shm files there)? Give --db another file"
+        )
+    if "full" in text:
+        return f"{path} cannot be written: the disk is full ({text}). Free some space first"
+    return f"{path} cannot be used as the server's database ({text}): give --db another file"
 
 
 def connect(path: str | Path) -> sqlite3.Connection:
@@ -110,21 +244,54 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            private_dir(self.path.parent)
+        except OSError as exc:
+            raise StoreError(
+                f"{self.path}: its folder cannot be made ({exc.strerror or exc}): give --db a"
+                " file in a folder this user may write"
+            ) from None
         self._lock = threading.Lock()
-        self._db = connect(self.path)
-        with self._lock, self._db:
-            self._db.executescript(SCHEMA)
-            for table, column, kind in ADDED:
-                have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-                if column not in have:
-                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-        self.writer = Writer(self.path)
+        # The file's lock, held while this store is open (or until it is garbage: a store
+        # dropped without close must not keep the file from the next one).
+        self._unlock = weakref.finalize(self, unlock, lock(self.path))
+        try:
+            self._db = self._open()
+            self.writer = Writer(self.path)
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _open(self) -> sqlite3.Connection:
+        """The lobby's connection, the schema made or brought up to date, and the file shown
+        writable by a write (a read-only file would otherwise be found out at the first move);
+        :class:`StoreError` saying what is wrong and what to do."""
+        keep_private(self.path)
+        db: sqlite3.Connection | None = None
+        try:
+            db = connect(self.path)
+            with self._lock, db:
+                db.executescript(SCHEMA)
+                for table, column, kind in ADDED:
+                    have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                    if column not in have:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                db.execute(f"PRAGMA user_version = {int(version)}")
+            keep_private(self.path)  # the -wal and -shm files SQLite has made by now
+        except sqlite3.Error as exc:
+            if db is not None:
+                db.close()
+            raise StoreError(unusable(self.path, exc)) from None
+        return db
 
     def close(self) -> None:
-        self.writer.close()
-        with self._lock:
-            self._db.close()
+        try:
+            self.writer.close()
+            with self._lock:
+                self._db.close()
+        finally:
+            self._unlock()
 
     def sink(self, table_id: str, keep: int = 0) -> SqliteSink:
         """Where *table_id*'s events go, from event number *keep* on (see
@@ -247,6 +414,7 @@ class SqliteSink:
         self._writer = writer
         self._next = keep
         self._rows: list[tuple[str, int, str]] = []
+        self._unsure = False
         # Rows after *keep* never made a whole turn (a turn is one transaction, so this
         # finds none unless the log was cut by hand): the turn is played again.
         writer.write([("DELETE FROM events WHERE table_id = ? AND seq >= ?", [(table_id, keep)])])
@@ -259,17 +427,26 @@ class SqliteSink:
         self._rows.append((self.table_id, self._next + len(self._rows), dumps(event)))
 
     def commit(self) -> None:
+        """Store the appended events in one transaction, or raise ``OSError`` having stored
+        none of them and forgotten them: the table takes their turn back."""
         if not self._rows:
             return
         rows, self._rows = self._rows, []
-        try:
-            self._writer.write(
-                [("INSERT INTO events (table_id, seq, data) VALUES (?, ?, ?)", rows)]
+        statements: list[Statement] = []
+        if self._unsure:  # a failed commit may have reached the disk all the same
+            statements.append(
+                (
+                    "DELETE FROM events WHERE table_id = ? AND seq >= ?",
+                    [(self.table_id, rows[0][1])],
+                )
             )
+        statements.append(("INSERT INTO events (table_id, seq, data) VALUES (?, ?, ?)", rows))
+        try:
+            self._writer.write(statements)
         except OSError:
-            # Nothing of the turn was written: it is offered again with the next commit.
-            self._rows = rows + self._rows
+            self._unsure = True
             raise
+        self._unsure = False
         self._next += len(rows)
 
     def sync(self) -> None:

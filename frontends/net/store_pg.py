@@ -8,9 +8,9 @@ that made it, or the one that took it over once its holder's lease ran out (the 
 its leases every few seconds while it runs, and gives them up when it stops).
 
 Every write of a table's events is fenced by its lease: the turn's transaction renews the lease
-*for this process* and fails (``OSError``, the game stops) if another process holds it, so two
-processes never both write a table's log. Times are the database's (``now()``): the processes'
-clocks need not agree.
+*for this process* and fails (:class:`LeaseLost`: the move is refused, ``record_failed``) if
+another process holds it, so two processes never both write a table's log. Times are the
+database's (``now()``): the processes' clocks need not agree.
 
 :class:`PgStore` has the methods of :class:`cinco.frontends.net.store.Store` (and the rows are
 its :class:`TableRow` and :class:`SeatRow`); :class:`PgSink` is the
@@ -38,7 +38,7 @@ import psycopg
 from cinco.core.events import Event
 from cinco.core.record import dumps
 
-from .store import ADDED, SeatRow, TableRow, read_clocks
+from .store import ADDED, CannotWrite, HeldElsewhere, SeatRow, StoreError, TableRow, read_clocks
 from .store import SCHEMA as STORE_SCHEMA
 
 logger = logging.getLogger("cinco.server")
@@ -87,8 +87,11 @@ WHERE table_id = %(table)s AND owner = %(owner)s RETURNING 1
 """
 
 
-class LeaseLost(OSError):
-    """This process does not hold the table any more (another one took it over)."""
+class LeaseLost(HeldElsewhere):
+    """This process does not hold the table any more (another one took it over). Not a
+    :class:`CannotWrite`: the lobby answers it by sending the client to the holder
+    (``503 elsewhere``, :mod:`cinco.frontends.net.cluster`), and a table's move is refused
+    ``record_failed`` like any failed commit."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,16 @@ def _connect(url: str, *, autocommit: bool, name: str) -> psycopg.Connection[Any
             url, autocommit=autocommit, connect_timeout=10, application_name=_app_name(name)
         )
     except psycopg.Error as exc:
-        raise OSError(f"database {_safe(url)}: {exc}") from exc
+        raise CannotWrite(f"database {_safe(url)}: {exc}") from exc
+
+
+@contextlib.contextmanager
+def _writing(url: str) -> Iterator[None]:
+    """A write of the lobby's: the database's refusal is :class:`CannotWrite` (a 503)."""
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise CannotWrite(f"database {_safe(url)}: {exc}") from exc
 
 
 def _app_name(owner: str) -> str:
@@ -140,7 +152,23 @@ class PgStore:
         self._lock = threading.Lock()
         self._pool: queue.SimpleQueue[psycopg.Connection[Any]] = queue.SimpleQueue()
         self._made = 0
-        self._db = _connect(url, autocommit=True, name=self.owner)
+        try:
+            self._db = _connect(url, autocommit=True, name=self.owner)
+            self._create()
+        except OSError as exc:  # no connection
+            raise StoreError(
+                f"{exc} — check the URL, and that PostgreSQL runs there and lets this user in"
+            ) from None
+        except psycopg.Error as exc:  # connected, but the schema could not be made
+            self._db.close()
+            raise StoreError(
+                f"database {_safe(url)}: {exc} — this user must be able to create and write"
+                " tables in that database"
+            ) from None
+
+    def _create(self) -> None:
+        """Register this process, making the schema (or bringing it up to date) first."""
+        owner = self.owner
         with self._lock, self._db.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             taken = self._db.execute(
@@ -197,7 +225,7 @@ class PgStore:
         """A new table, held by this process from the start."""
         invite, watch, owner = hashes
         kept = list(held) if held is not None else [None] * len(seats)
-        with self._lock, self._conn().transaction():
+        with _writing(self.url), self._lock, self._conn().transaction():
             self._db.execute(
                 "INSERT INTO tables (id, created, settings, invite_hash, watch_hash, owner_hash)"
                 " VALUES (%s, %s, %s, %s, %s, %s)",
@@ -323,7 +351,7 @@ class PgStore:
 
     def _owned_write(self, table_id: str, sql: str, params: tuple[Any, ...]) -> None:
         """One write to *table_id*'s rows, only while this process holds its lease."""
-        with self._lock, self._conn().transaction():
+        with _writing(self.url), self._lock, self._conn().transaction():
             fenced = self._db.execute(
                 FENCE, {"table": table_id, "owner": self.owner, "ttl": self.lease}
             ).fetchone()
@@ -425,7 +453,7 @@ class PgStore:
                 try:
                     conn = self._pool.get(timeout=10)
                 except queue.Empty:
-                    raise OSError("database: no free connection for 10 s") from None
+                    raise CannotWrite("database: no free connection for 10 s") from None
         try:
             yield conn
         finally:
@@ -459,6 +487,7 @@ class PgSink:
         self._store = store
         self._next = keep
         self._rows: list[tuple[str, int, str]] = []
+        self._unsure = False
         self._fence = {"table": table_id, "owner": store.owner, "ttl": store.lease}
         # Rows after *keep* never made a whole turn (one transaction each, so none unless
         # the log was cut by hand): that turn is played again.
@@ -469,24 +498,47 @@ class PgSink:
         return None
 
     def append(self, event: Event) -> None:
-        self._rows.append((self.table_id, self._next, dumps(event)))
-        self._next += 1
+        self._rows.append((self.table_id, self._next + len(self._rows), dumps(event)))
 
     def commit(self) -> None:
-        rows, self._rows = self._rows, []  # a failed turn is not tried again: the game stops
-        self._write("INSERT INTO events (table_id, seq, data) VALUES (%s, %s, %s)", rows)
+        """Store the appended events in one transaction, or raise ``OSError`` having stored
+        none of them and forgotten them: the table takes their turn back."""
+        rows, self._rows = self._rows, []
+        if not rows:
+            return
+        try:
+            if self._unsure:  # a failed commit may have reached the database all the same
+                self._write(
+                    "DELETE FROM events WHERE table_id = %s AND seq >= %s",
+                    (self.table_id, self._next),
+                    then=("INSERT INTO events (table_id, seq, data) VALUES (%s, %s, %s)", rows),
+                )
+            else:
+                self._write("INSERT INTO events (table_id, seq, data) VALUES (%s, %s, %s)", rows)
+        except OSError:
+            self._unsure = True
+            raise
+        self._unsure = False
+        self._next += len(rows)
 
-    def _write(self, sql: str, params: Sequence[Any]) -> None:
-        """*sql* (once, or for each row of *params* if it is a list) and the fence, in one
-        transaction."""
+    def _write(
+        self,
+        sql: str,
+        params: Sequence[Any],
+        *,
+        then: tuple[str, Sequence[Any]] | None = None,
+    ) -> None:
+        """*sql* (once, or for each row of *params* if it is a list), *then* another the same
+        way, and the fence, in one transaction."""
         with self._store.borrow() as conn:
             try:
                 with conn.cursor() as cursor:
-                    if isinstance(params, list):
-                        if params:
-                            cursor.executemany(sql, params)
-                    else:
-                        cursor.execute(sql, params)
+                    for statement, values in [(sql, params), *([then] if then else [])]:
+                        if isinstance(values, list):
+                            if values:
+                                cursor.executemany(statement, values)
+                        else:
+                            cursor.execute(statement, values)
                     fenced = cursor.execute(FENCE, self._fence).fetchone()
                 if fenced is None:
                     conn.rollback()
@@ -495,7 +547,7 @@ class PgSink:
             except psycopg.Error as exc:
                 with contextlib.suppress(psycopg.Error):
                     conn.rollback()
-                raise OSError(f"database: {exc}") from exc
+                raise CannotWrite(f"database: {exc}") from exc
 
     def sync(self) -> None:
         self.commit()

@@ -16,7 +16,7 @@ durable: whatever arrived while the last commit was on its way.
 >>> writer.write([("INSERT INTO t VALUES (?, ?)", [(3, "c"), (2, "again")])])
 Traceback (most recent call last):
 ...
-OSError: database: UNIQUE constraint failed: t.k
+cinco.frontends.net.writer.CannotWrite: database: UNIQUE constraint failed: t.k
 >>> writer.close()
 >>> sqlite3.connect(path).execute("SELECT k, v FROM t").fetchall()  # all of a write or none
 [(1, 'a'), (2, 'b')]
@@ -35,6 +35,12 @@ logger = logging.getLogger(__name__)
 
 #: A statement and the rows to run it with (``executemany``).
 Statement = tuple[str, Sequence[Sequence[Any]]]
+
+
+class CannotWrite(OSError):
+    """The store could not write (the disk is full, the file read-only, the database gone):
+    nothing of the write is stored. The server answers a lobby request 503 for it, and a
+    move ``record_failed``."""
 
 
 class _Job:
@@ -69,7 +75,7 @@ class Writer:
 
     def write(self, statements: Sequence[Statement], *, wait: bool = True) -> None:
         """Run *statements* as one transaction (perhaps in a commit with other callers') and
-        return once it is on disk; :class:`OSError` if it was not written (nothing of it is).
+        return once it is on disk; :class:`CannotWrite` if it was not (nothing of it is).
 
         With *wait* false it returns at once: the writes still land in the order they were
         made, and one that fails is logged (for what may be lost in a crash, such as the
@@ -77,13 +83,13 @@ class Writer:
         job = _Job(statements, logged=not wait)
         with self._lock:
             if self._closed:
-                raise OSError("database: the store is closed")
+                raise CannotWrite("database: the store is closed")
             self._jobs.put(job)
         if not wait:
             return
         job.done.wait()
         if job.error is not None:
-            raise OSError(f"database: {job.error}") from job.error
+            raise CannotWrite(f"database: {job.error}") from job.error
 
     def close(self) -> None:
         """Write what is queued, then stop."""

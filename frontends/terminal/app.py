@@ -364,7 +364,7 @@ class TerminalGame:
             answer = self.table.play_bot_turn()
             time.sleep(max(0.0, self.delay - (time.monotonic() - started)))
             self.flush_log(self.owner)
-        if isinstance(answer, Refused) and answer.code not in ("record_failed", "no_bot_to_move"):
+        if isinstance(answer, Refused) and answer.code not in ("record_stopped", "no_bot_to_move"):
             raise BotFailed(answer.message)
 
     # -- people ------------------------------------------------------------------------------
@@ -451,7 +451,7 @@ class TerminalGame:
             if isinstance(intent, parsing.Undo):
                 undone = handle.undo()
                 if isinstance(undone, Refused):
-                    if undone.code == "record_failed":
+                    if undone.code == "record_stopped":
                         return  # the loop says so and asks where to save
                     message = undone.message
                     continue
@@ -481,7 +481,7 @@ class TerminalGame:
             suggestion = None
             answer = handle.submit(command)
             if isinstance(answer, Refused):
-                if answer.code == "record_failed":
+                if answer.code == "record_stopped":
                     return
                 message = answer.message
                 continue

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from cinco.core.events import REFEREE, Event, GameStarted
 from cinco.core.i18n import _
-from cinco.core.state import GameState, fold
+from cinco.core.state import GameState, Timeline
 from cinco.core.table import turns
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal.screen import QuitGame, Screen
@@ -40,14 +40,16 @@ class Replayer:
         self.screen = screen
         self.events = list(events)
         self.counts = step_counts(self.events)
-        self.config = fold(self.events[:1]).config
+        #: The record folded once: each step's state is found from a state kept near it.
+        self.timeline = Timeline.of(self.events)
+        self.config = self.timeline.state.config
 
     @property
     def moves(self) -> int:
         return len(self.counts) - 1
 
     def state(self, step: int) -> GameState:
-        return fold(self.events[: self.counts[step]])
+        return self.timeline.state_at(self.counts[step])
 
     def narrator(self, step: int) -> Narrator:
         narrator = Narrator(self.config, REFEREE)

@@ -31,10 +31,12 @@ move), else ``BotContext.time_budget`` seconds, else the level's default. Levels
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import TYPE_CHECKING
 
+from cinco.core import thinking
 from cinco.core.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.hookspecs import hookimpl
 from cinco.core.i18n import N_
@@ -57,6 +59,7 @@ from .search import (
 if TYPE_CHECKING:
     from cinco.core.rules import LegalActions
     from cinco.core.state import GameState
+    from cinco.core.thinking import Limit
 
 LEVELS: dict[str, Settings] = {
     # A beginner: little thought, no preference for keeping a hand, sloppy rollouts.
@@ -75,6 +78,9 @@ LEVELS: dict[str, Settings] = {
 DEFAULT_LEVEL = "medium"
 #: Of a time budget, this share is used for thinking; the rest is a margin for the clock.
 TIME_SHARE = 0.85
+#: Under a caller's limit, the search looks at it this often (seconds, or iterations).
+SLICE_SECONDS = 0.05
+SLICE_ITERATIONS = 32
 
 
 class IsmctsBot:
@@ -87,12 +93,15 @@ class IsmctsBot:
         self.last: Search | None = None
 
     def budget(self) -> tuple[int | None, float | None]:
-        """(iterations, seconds) per move."""
+        """(iterations, seconds) per move. A budget that is no number of seconds (NaN, an
+        infinity) counts as none given: a search must end; one of nothing (zero, negative)
+        searches nothing and plays the rollout policy's move."""
         context = self.context
         if context.iterations is not None:
-            return context.iterations, None
-        if context.time_budget is not None:
-            return None, context.time_budget * TIME_SHARE
+            return max(context.iterations, 0), None
+        budget = context.time_budget
+        if budget is not None and math.isfinite(budget):
+            return None, max(budget, 0.0) * TIME_SHARE
         return None, self.settings.seconds
 
     def choose(self, view: GameState, legal: LegalActions) -> Command:
@@ -104,9 +113,30 @@ class IsmctsBot:
         rng = random.Random(self.context.seed * 1_000_003 + view.turn)
         search = Search(view, seat, self.context.rules, self.settings, rng)
         deadline = None if seconds is None else started + seconds
-        search.run(iterations, deadline)
+        _run(search, iterations, deadline, thinking.current())
         self.last = search
         return to_command(search.best_move(), legal)
+
+
+def _run(
+    search: Search, iterations: int | None, deadline: float | None, limit: Limit | None
+) -> None:
+    """Search to the budget; with a *limit* (someone waits: :mod:`cinco.core.thinking`), in
+    short slices, never past its deadline, and no further once it is called off."""
+    if limit is None:
+        search.run(iterations, deadline)
+        return
+    while not limit.over():
+        if iterations is not None:  # the same iterations as without a limit, if it allows
+            if search.iterations >= iterations:
+                return
+            search.run(min(iterations, search.iterations + SLICE_ITERATIONS), None)
+            continue
+        end = limit.deadline if deadline is None else min(deadline, limit.deadline)
+        now = time.perf_counter()
+        if now >= end:
+            return
+        search.run(None, min(end, now + SLICE_SECONDS))
 
 
 def to_command(move: int, legal: LegalActions) -> Command:

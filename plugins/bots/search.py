@@ -312,8 +312,15 @@ class Search:
 
     def best_move(self) -> int:
         """The most visited move; but the rollout policy's own move, unless the most visited
-        one scored clearly better (by ``settings.confidence`` standard errors)."""
+        one scored clearly better (by ``settings.confidence`` standard errors).
+
+        A search that ran no iteration (its deadline passed while it was being set up: a
+        cold start building a kernel's tables for many teams, or a busy server, can take
+        longer than a small budget; or it was called off at once) plays the rollout
+        policy's move, :meth:`unsearched_move`: never an empty tree's ``max()``."""
         children = self.root.children
+        if not children:
+            return self.unsearched_move()
         best = max(children, key=lambda m: (children[m].visits, children[m].reward))
         if not (self.fast and self.settings.bias > 0):
             return best
@@ -324,6 +331,14 @@ class Search:
         mean_a, mean_b = a.reward / a.visits, b.reward / b.visits
         error = math.sqrt(0.25 / a.visits + 0.25 / b.visits)
         return best if mean_a - mean_b > self.settings.confidence * error else prior
+
+    def unsearched_move(self) -> int:
+        """The move without search: the rollout policy's (deterministic) choice, or with
+        unknown rules the first move :meth:`moves` offers at the root."""
+        world = self.determinise()
+        if self.fast and world.scores is not None:
+            return policy_choice(world, self.settings, None)
+        return self.moves(self.root, world, self.settings.root_width)[0]
 
 
 def rank_spaces(world: Kernel, team: int) -> list[int]:
