@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 pytest.importorskip("starlette")
@@ -47,10 +48,30 @@ def msg(kind: str, **fields: Any) -> str:
     return json.dumps({"type": kind, "v": PROTOCOL_VERSION, **fields})
 
 
+#: How long a test waits for the server's next frame before it fails (a table that never
+#: answers must fail its test, not hold the whole run).
+FRAME_WAIT = 60.0
+
+
+def receive_text(ws: Any, seconds: float = FRAME_WAIT) -> str:
+    """The next text frame of a TestClient WebSocket session, waiting *seconds* at most."""
+
+    async def next_message() -> Any:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(next_message)
+    except TimeoutError:
+        raise AssertionError(f"no frame from the server in {seconds:.0f} s") from None
+    ws._raise_on_close(message)
+    return str(message["text"])
+
+
 def until(ws: Any, done: Callable[[Frame], bool], frames: list[Frame] | None = None) -> Frame:
     """Read frames (into *frames*) until one satisfies *done*; return it."""
     for _ in range(5000):
-        frame = json.loads(ws.receive_text())
+        frame = json.loads(receive_text(ws))
         if frames is not None:
             frames.append(frame)
         if done(frame):

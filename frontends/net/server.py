@@ -301,6 +301,9 @@ class Room:
     clients: list[Client] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: asyncio.Task[None] | None = None
+    #: How often the bots were asked to move: a loop that finds no bot to move returns only
+    #: if nobody asked again meanwhile (a stand-in may begin while it waits for the table).
+    kicks: int = 0
     #: People's seats a bot plays for now (zombie mode), and the grace timers of those away.
     stand_ins: set[int] = field(default_factory=set)
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
@@ -950,8 +953,11 @@ class Hub:
             self._flush(room)
 
     def _kick_bots(self, room: Room) -> None:
-        if room.table is None or (room.bots is not None and not room.bots.done()):
+        if room.table is None:
             return
+        room.kicks += 1
+        if room.bots is not None and not room.bots.done():
+            return  # the running loop looks again before it ends
         room.bots = asyncio.get_running_loop().create_task(self._bot_loop(room))
 
     async def _bot_loop(self, room: Room) -> None:
@@ -961,6 +967,7 @@ class Hub:
                 table = room.table
                 if table is None or room.state == "over":
                     return
+                kicks = room.kicks
                 answer = await asyncio.wrap_future(table.start_bot_turn())
                 self._flush(room)
                 if isinstance(answer, Refused) and answer.code == "record_failed":
@@ -971,7 +978,10 @@ class Hub:
                 elif not isinstance(answer, Accepted):
                     if answer.code != "no_bot_to_move":  # a person's turn, or the end
                         logger.warning("table %s: a bot's turn was refused: %s", room.id, answer)
-                    return
+                        return
+                    if room.kicks == kicks:
+                        return
+                    continue  # asked again while it looked: a stand-in may have begun
                 else:
                     unstored = 0
             if unstored:
