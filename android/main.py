@@ -4,7 +4,7 @@
 ``buildozer android debug``; see docs/kivy.md.
 """
 
-from cinco.core.i18n import init_language
+from cinco.core.words.i18n import init_language
 from cinco.frontends.kivy_app import run_app
 from cinco.frontends.options import PlayOptions
 

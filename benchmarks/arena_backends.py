@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cinco.core.tournament import ArenaSpec, Report, parse_entrants, run
+from cinco.core.bots.tournament import ArenaSpec, Report, parse_entrants, run
 
 
 def timed(label: str, games: int, play: Callable[[], Report], same: Report | None) -> Report:

@@ -25,11 +25,11 @@ import math
 import time
 from typing import Any
 
-from cinco.core.config import Seat
-from cinco.core.game import BOT_ITERATIONS, BOT_TIME_BUDGET, Game
-from cinco.core.hookspecs import hookimpl
-from cinco.core.registry import BotSpec, Registry
-from cinco.core.tournament import ArenaSpec, parse_entrants, run
+from cinco.core.bots.tournament import ArenaSpec, parse_entrants, run
+from cinco.core.engine.config import Seat
+from cinco.core.game.game import BOT_ITERATIONS, BOT_TIME_BUDGET, Game
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import BotSpec, Registry
 from cinco.plugins.bots import builds
 
 #: (entrants, the share of games the first must win).

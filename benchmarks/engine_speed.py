@@ -26,10 +26,10 @@ from pathlib import Path
 from kernel_speed import reference_rollout  # a sibling script: benchmarks/ is on sys.path
 
 import cinco
-from cinco.core.board import SPACES, line_through
-from cinco.core.events import CardPlayed, TurnEnded
-from cinco.core.record import load_record
-from cinco.core.state import evolve, fold, project
+from cinco.core.engine.board import SPACES, line_through
+from cinco.core.engine.events import CardPlayed, TurnEnded
+from cinco.core.engine.state import evolve, fold, project
+from cinco.core.records.record import load_record
 from cinco.plugins.record_writer import RecordWriter
 
 TURN_LIMIT = 1000

@@ -2,7 +2,8 @@
 
 A *rollout* here is a whole two-player game from a fresh deal with every action drawn
 uniformly from the legal actions (what the ``random`` bot does). The reference engine plays it
-with :func:`cinco.core.rules.legal_actions` and :func:`cinco.core.rules.decide_steps` on
+with :func:`cinco.core.engine.rules.legal_actions` and :func:`cinco.core.engine.rules.decide_steps`
+on
 immutable states (no event store, no projections: the cheapest way to use it); the kernel
 plays it on its mutable lists (:meth:`~cinco.plugins.bots.kernel.Kernel.random_playout`).
 It also times the ``ismcts`` bot's own rollout policy (a greedy player that keeps a hand,
@@ -27,10 +28,10 @@ from collections.abc import Callable
 from dataclasses import fields
 from types import ModuleType
 
-from cinco.core.config import GameConfig
-from cinco.core.registry import Registry
-from cinco.core.rules import decide_steps, legal_actions, setup_events
-from cinco.core.state import fold
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.rules import decide_steps, legal_actions, setup_events
+from cinco.core.engine.state import fold
+from cinco.core.host.registry import Registry
 from cinco.plugins.bots import builds
 from cinco.plugins.bots.ismcts import LEVELS
 
@@ -97,8 +98,8 @@ def policy_rollouts(kernel: ModuleType, search: ModuleType) -> Rollout:
 def search_loop(search: ModuleType, iterations: int = 64) -> Rollout:
     """``ismcts`` searches (level hard, *iterations* each) from one mid-game position of a
     two-player game: the whole search (worlds, tree, rollouts), not the kernel alone."""
-    from cinco.core.config import Seat
-    from cinco.core.game import Game
+    from cinco.core.engine.config import Seat
+    from cinco.core.game.game import Game
 
     seats = [Seat("a", bot="greedy"), Seat("b", bot="greedy")]
     game = Game.new(REGISTRY.configure(2, seats=seats, seed=4, first_seat=0), registry=REGISTRY)

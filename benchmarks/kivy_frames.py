@@ -155,7 +155,7 @@ def measure(bot: str, turns: int, size: str, density: str, delay: float) -> int:
     import kivy_scenarios as base
     from kivy.clock import Clock
 
-    from cinco.core.commands import PlayCard
+    from cinco.core.engine.commands import PlayCard
     from cinco.frontends.kivy_app.board import REBUILDS, BoardWidget
     from cinco.frontends.options import PlayOptions
 

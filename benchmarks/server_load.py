@@ -44,7 +44,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from cinco.core.protocol import PROTOCOL_VERSION
+from cinco.core.table.protocol import PROTOCOL_VERSION
 
 CINCO = str(Path(sys.executable).with_name("cinco"))
 SEATS = 4

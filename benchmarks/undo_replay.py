@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cinco.core.config import GameConfig
-from cinco.core.game import Game
-from cinco.core.record import dumps, header, load_record
-from cinco.core.state import fold
-from cinco.core.table import turns
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.state import fold
+from cinco.core.game.game import Game
+from cinco.core.records.record import dumps, header, load_record
+from cinco.core.table.table import turns
 
 TURNS = 120
 

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from cinco.core.board import SPACES, coordinates, neighbours, space_at
-    from cinco.core.commands import Command, Draw, Exchange, PlayCard
-    from cinco.core.config import GameConfig, Layout, Seat
-    from cinco.core.errors import (
+    from cinco.core.engine.board import SPACES, coordinates, neighbours, space_at
+    from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+    from cinco.core.engine.config import GameConfig, Layout, Seat
+    from cinco.core.engine.errors import (
         CincoError,
         ConfigError,
         EventError,
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         PluginError,
         RecordError,
     )
-    from cinco.core.events import (
+    from cinco.core.engine.events import (
         REFEREE,
         SPECTATOR,
         CardDrawn,
@@ -46,11 +46,12 @@ if TYPE_CHECKING:
         TurnEnded,
         event_from_dict,
     )
-    from cinco.core.game import Game
-    from cinco.core.hookspecs import HOOK_API_VERSION, hookimpl
-    from cinco.core.params import STANDARD_PARAMS, GameParams
-    from cinco.core.record import Record, load_record
-    from cinco.core.registry import (
+    from cinco.core.engine.params import STANDARD_PARAMS, GameParams
+    from cinco.core.engine.rules import ONGOING, LegalActions, Outcome, RuleSet, decide
+    from cinco.core.engine.state import UNKNOWN, GameState, evolve, fold
+    from cinco.core.game.game import Game
+    from cinco.core.host.hookspecs import HOOK_API_VERSION, hookimpl
+    from cinco.core.host.registry import (
         Bot,
         BotContext,
         BotSpec,
@@ -60,68 +61,67 @@ if TYPE_CHECKING:
         Variant,
         default_registry,
     )
-    from cinco.core.rules import ONGOING, LegalActions, Outcome, RuleSet, decide
-    from cinco.core.state import UNKNOWN, GameState, evolve, fold
-    from cinco.core.table import SeatHandle, Table
+    from cinco.core.records.record import Record, load_record
+    from cinco.core.table.table import SeatHandle, Table
 
 # Each name is imported when first used (PEP 562), so that `import cinco` and the command line
 # start quickly: `cinco --help` needs none of the engine.
 _EXPORTS: dict[str, str] = {
-    "SPACES": "cinco.core.board",
-    "coordinates": "cinco.core.board",
-    "neighbours": "cinco.core.board",
-    "space_at": "cinco.core.board",
-    "Command": "cinco.core.commands",
-    "Draw": "cinco.core.commands",
-    "Exchange": "cinco.core.commands",
-    "PlayCard": "cinco.core.commands",
-    "GameConfig": "cinco.core.config",
-    "Layout": "cinco.core.config",
-    "Seat": "cinco.core.config",
-    "CincoError": "cinco.core.errors",
-    "ConfigError": "cinco.core.errors",
-    "EventError": "cinco.core.errors",
-    "IllegalCommand": "cinco.core.errors",
-    "PluginError": "cinco.core.errors",
-    "RecordError": "cinco.core.errors",
-    "CardDrawn": "cinco.core.events",
-    "CardPlayed": "cinco.core.events",
-    "DeckShuffled": "cinco.core.events",
-    "Event": "cinco.core.events",
-    "GameEnded": "cinco.core.events",
-    "GameStarted": "cinco.core.events",
-    "HandDiscarded": "cinco.core.events",
-    "Notice": "cinco.core.events",
-    "REFEREE": "cinco.core.events",
-    "SPECTATOR": "cinco.core.events",
-    "TurnEnded": "cinco.core.events",
-    "event_from_dict": "cinco.core.events",
-    "Game": "cinco.core.game",
-    "HOOK_API_VERSION": "cinco.core.hookspecs",
-    "hookimpl": "cinco.core.hookspecs",
-    "GameParams": "cinco.core.params",
-    "STANDARD_PARAMS": "cinco.core.params",
-    "Record": "cinco.core.record",
-    "load_record": "cinco.core.record",
-    "Bot": "cinco.core.registry",
-    "BotContext": "cinco.core.registry",
-    "BotSpec": "cinco.core.registry",
-    "Registry": "cinco.core.registry",
-    "Setting": "cinco.core.registry",
-    "TeamStyle": "cinco.core.registry",
-    "Variant": "cinco.core.registry",
-    "default_registry": "cinco.core.registry",
-    "LegalActions": "cinco.core.rules",
-    "ONGOING": "cinco.core.rules",
-    "Outcome": "cinco.core.rules",
-    "RuleSet": "cinco.core.rules",
-    "decide": "cinco.core.rules",
-    "GameState": "cinco.core.state",
-    "UNKNOWN": "cinco.core.state",
-    "evolve": "cinco.core.state",
-    "fold": "cinco.core.state",
-    "SeatHandle": "cinco.core.table",
-    "Table": "cinco.core.table",
+    "SPACES": "cinco.core.engine.board",
+    "coordinates": "cinco.core.engine.board",
+    "neighbours": "cinco.core.engine.board",
+    "space_at": "cinco.core.engine.board",
+    "Command": "cinco.core.engine.commands",
+    "Draw": "cinco.core.engine.commands",
+    "Exchange": "cinco.core.engine.commands",
+    "PlayCard": "cinco.core.engine.commands",
+    "GameConfig": "cinco.core.engine.config",
+    "Layout": "cinco.core.engine.config",
+    "Seat": "cinco.core.engine.config",
+    "CincoError": "cinco.core.engine.errors",
+    "ConfigError": "cinco.core.engine.errors",
+    "EventError": "cinco.core.engine.errors",
+    "IllegalCommand": "cinco.core.engine.errors",
+    "PluginError": "cinco.core.engine.errors",
+    "RecordError": "cinco.core.engine.errors",
+    "CardDrawn": "cinco.core.engine.events",
+    "CardPlayed": "cinco.core.engine.events",
+    "DeckShuffled": "cinco.core.engine.events",
+    "Event": "cinco.core.engine.events",
+    "GameEnded": "cinco.core.engine.events",
+    "GameStarted": "cinco.core.engine.events",
+    "HandDiscarded": "cinco.core.engine.events",
+    "Notice": "cinco.core.engine.events",
+    "REFEREE": "cinco.core.engine.events",
+    "SPECTATOR": "cinco.core.engine.events",
+    "TurnEnded": "cinco.core.engine.events",
+    "event_from_dict": "cinco.core.engine.events",
+    "Game": "cinco.core.game.game",
+    "HOOK_API_VERSION": "cinco.core.host.hookspecs",
+    "hookimpl": "cinco.core.host.hookspecs",
+    "GameParams": "cinco.core.engine.params",
+    "STANDARD_PARAMS": "cinco.core.engine.params",
+    "Record": "cinco.core.records.record",
+    "load_record": "cinco.core.records.record",
+    "Bot": "cinco.core.host.registry",
+    "BotContext": "cinco.core.host.registry",
+    "BotSpec": "cinco.core.host.registry",
+    "Registry": "cinco.core.host.registry",
+    "Setting": "cinco.core.host.registry",
+    "TeamStyle": "cinco.core.host.registry",
+    "Variant": "cinco.core.host.registry",
+    "default_registry": "cinco.core.host.registry",
+    "LegalActions": "cinco.core.engine.rules",
+    "ONGOING": "cinco.core.engine.rules",
+    "Outcome": "cinco.core.engine.rules",
+    "RuleSet": "cinco.core.engine.rules",
+    "decide": "cinco.core.engine.rules",
+    "GameState": "cinco.core.engine.state",
+    "UNKNOWN": "cinco.core.engine.state",
+    "evolve": "cinco.core.engine.state",
+    "fold": "cinco.core.engine.state",
+    "SeatHandle": "cinco.core.table.table",
+    "Table": "cinco.core.table.table",
 }
 
 

@@ -1,11 +1,11 @@
 """``cinco arena``: a tournament between bots, with statistics.
 
-The games run on a :mod:`concurrent.futures` executor (:func:`cinco.core.tournament.run`):
+The games run on a :mod:`concurrent.futures` executor (:func:`cinco.core.bots.tournament.run`):
 worker processes of this machine by default, a Dask cluster with ``--scheduler``. They are
 handed out a batch at a time, never all at once, so that ``--games`` may be as large as one
 likes; a SIGTERM (or Ctrl-C) ends the local workers with the tournament, and a worker whose
 tournament died ends by itself. ``--sprt`` stops a match as soon as a sequential test decides;
-``--isolate`` plays every bot in its own process (:mod:`cinco.core.isolation`).
+``--isolate`` plays every bot in its own process (:mod:`cinco.core.bots.isolation`).
 """
 
 from __future__ import annotations
@@ -29,12 +29,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cinco.core import tournament
-from cinco.core.errors import CincoError
-from cinco.core.i18n import N_, _, ngettext
-from cinco.core.messages import end_reason
-from cinco.core.simulation import DEFAULT_TURN_LIMIT
-from cinco.core.tournament import ArenaSpec, GameResult, Report, Sprt, default_jobs, parse_entrants
+from cinco.core.bots import tournament
+from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT
+from cinco.core.bots.tournament import (
+    ArenaSpec,
+    GameResult,
+    Report,
+    Sprt,
+    default_jobs,
+    parse_entrants,
+)
+from cinco.core.engine.errors import CincoError
+from cinco.core.words.i18n import N_, _, ngettext
+from cinco.core.words.messages import end_reason
 from cinco.frontends.options import SEED, Seconds, batch_options, check_layout, clean_text
 from cinco.frontends.terminal.screen import CleanHook
 

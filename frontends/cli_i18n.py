@@ -23,8 +23,8 @@ from typing import Any
 
 import click
 
-from cinco.core import i18n
-from cinco.core.i18n import N_, _, ngettext
+from cinco.core.words import i18n
+from cinco.core.words.i18n import N_, _, ngettext
 
 #: The option's name (a group option: it goes before the subcommand).
 LANG_OPTION = "--lang"

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import click
 
-from cinco.core.errors import CincoError, RecordError
-from cinco.core.i18n import N_, _, ngettext
-from cinco.core.messages import end_reason
-from cinco.core.registry import default_registry
-from cinco.core.simulation import DEFAULT_TURN_LIMIT
+from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT
+from cinco.core.engine.errors import CincoError, RecordError
+from cinco.core.host.registry import default_registry
+from cinco.core.words.i18n import N_, _, ngettext
+from cinco.core.words.messages import end_reason
 
 from .board_view import board_json, render_board
 from .options import SEED, batch_options, check_layout, clean_text
@@ -65,7 +65,7 @@ def simulate(
     as_json: bool,
 ) -> None:
     """Play bot-only games and summarise them."""
-    from cinco.core.simulation import simulate as run
+    from cinco.core.bots.simulation import simulate as run
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     if not names:
@@ -126,8 +126,8 @@ def simulate(
 )
 def replay(record: Path, as_json: bool, interactive: bool | None) -> None:
     """Replay a game record: step through it move by move, as the referee saw it."""
-    from cinco.core.record import load_record
-    from cinco.core.state import fold
+    from cinco.core.engine.state import fold
+    from cinco.core.records.record import load_record
 
     try:
         loaded = load_record(record)
@@ -165,7 +165,7 @@ def _stdin_is_terminal() -> bool:
 def rules(variants: tuple[str, ...]) -> None:
     """Print the rules of Cinco, then each installed variant's (its description, the game
     parameters it declares and its own rules text)."""
-    from cinco.core.registry import default_registry
+    from cinco.core.host.registry import default_registry
     from cinco.frontends.terminal.rules_text import print_rules
 
     known = default_registry().variants()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cinco import __version__
-from cinco.core.i18n import N_, _
+from cinco.core.words.i18n import N_, _
 
 from .cli_i18n import LocalizedGroup, lang_option, localize_command
 from .options import clean_text, options_from, play_options
@@ -160,7 +160,7 @@ def main(ctx: click.Context, /, frontend: str, **values: Any) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from cinco.core.errors import CincoError
+    from cinco.core.engine.errors import CincoError
 
     try:
         options = options_from(values)

@@ -2,12 +2,12 @@
 
 The one narrator of every frontend (the terminal game, the Kivy app, replays). A
 :class:`Narrator` is fed the events of a game *as one viewer sees them* (the envelopes of that
-viewer's :class:`~cinco.core.table.SeatHandle`), so it can only ever say what that viewer may
+viewer's :class:`~cinco.core.table.table.SeatHandle`), so it can only ever say what that viewer may
 know: "You drew 45" for the player who drew, "Bob drew a card" for everyone else. Notices and
-refusals are data; their words come from :func:`cinco.core.messages.render`.
+refusals are data; their words come from :func:`cinco.core.words.messages.render`.
 
->>> from cinco.core.config import GameConfig
->>> from cinco.core.events import CardPlayed, TurnEnded
+>>> from cinco.core.engine.config import GameConfig
+>>> from cinco.core.engine.events import CardPlayed, TurnEnded
 >>> config = GameConfig.for_players(2)
 >>> narrator = Narrator(config, viewer=1, in_setup=False)
 >>> narrator.feed(CardPlayed(seat=0, card=34, space=36))
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cinco.core.config import GameConfig
-from cinco.core.events import (
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.events import (
     SPECTATOR,
     CardDrawn,
     CardPlayed,
@@ -39,7 +39,7 @@ from cinco.core.events import (
     Undone,
     Viewer,
 )
-from cinco.core.i18n import N_, _, ngettext
+from cinco.core.words.i18n import N_, _, ngettext
 from cinco.frontends.board_view import team_name
 
 

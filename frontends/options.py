@@ -20,17 +20,17 @@ from typing import TYPE_CHECKING
 import click
 from click.decorators import FC
 
-from cinco.core.i18n import N_, _
+from cinco.core.words.i18n import N_, _
 
 if TYPE_CHECKING:
-    from cinco.core.config import GameConfig
-    from cinco.core.registry import Registry
+    from cinco.core.engine.config import GameConfig
+    from cinco.core.host.registry import Registry
 
 
 def default_registry() -> Registry:
     """The installation's registry, imported at the first use: the command line's help and
     completion need none of the engine."""
-    from cinco.core.registry import default_registry as registry
+    from cinco.core.host.registry import default_registry as registry
 
     return registry()
 
@@ -132,10 +132,10 @@ class PlayOptions:
         """A checked configuration. With no bot named, every seat but the first is the
         default bot (one person against the computer). The seed is *seed*, else ``--seed``,
         else none (the table draws one from the operating system, and never shows it)."""
-        from cinco.core.config import Seat
-        from cinco.core.config import default_name as name_of
-        from cinco.core.errors import ConfigError
-        from cinco.core.simulation import DEFAULT_TURN_LIMIT
+        from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT
+        from cinco.core.engine.config import Seat
+        from cinco.core.engine.config import default_name as name_of
+        from cinco.core.engine.errors import ConfigError
 
         seed = self.seed if seed is None else seed
         players = self.players or 2

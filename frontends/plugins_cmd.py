@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from cinco.core.hookspecs import HOOK_API_VERSION
-from cinco.core.i18n import N_, _
-from cinco.core.loading import PluginInfo
-from cinco.core.registry import Registry, default_registry
+from cinco.core.host.hookspecs import HOOK_API_VERSION
+from cinco.core.host.loading import PluginInfo
+from cinco.core.host.registry import Registry, default_registry
+from cinco.core.words.i18n import N_, _
 
 
 def plugins_report(registry: Registry) -> dict[str, Any]:

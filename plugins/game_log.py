@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cinco.core.events import SPECTATOR, Event
-from cinco.core.hookspecs import hookimpl
+from cinco.core.engine.events import SPECTATOR, Event
+from cinco.core.host.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from cinco.core.game import Game
+    from cinco.core.game.game import Game
 
 logger = logging.getLogger("cinco.game")
 

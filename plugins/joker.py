@@ -6,10 +6,10 @@ burns (A2) only when the board is full.
 
 from __future__ import annotations
 
-from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import N_
-from cinco.core.registry import Variant
-from cinco.core.state import GameState
+from cinco.core.engine.state import GameState
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import Variant
+from cinco.core.words.i18n import N_
 
 
 class JokerRules:

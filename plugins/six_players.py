@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from cinco.core.config import Layout
-from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import N_
+from cinco.core.engine.config import Layout
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.words.i18n import N_
 
 
 @hookimpl

@@ -7,9 +7,9 @@ registered styles they repeat.
 
 from __future__ import annotations
 
-from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import N_
-from cinco.core.registry import TeamStyle
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import TeamStyle
+from cinco.core.words.i18n import N_
 
 
 @hookimpl

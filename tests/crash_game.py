@@ -17,10 +17,10 @@ import os
 import sys
 import traceback
 
-from cinco.core.config import GameConfig
-from cinco.core.game import Game
-from cinco.core.registry import default_registry
-from cinco.core.table import Table
+from cinco.core.engine.config import GameConfig
+from cinco.core.game.game import Game
+from cinco.core.host.registry import default_registry
+from cinco.core.table.table import Table
 
 #: Long enough for a kill to land in the middle, short enough for thirty of them.
 TURN_LIMIT = 240

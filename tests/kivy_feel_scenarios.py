@@ -22,8 +22,8 @@ from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy_scenarios import UnitTestTouch, check, settled, shot, space_point, tap, tap_at
 
-from cinco.core.commands import Draw, Exchange, PlayCard
-from cinco.core.state import FREE
+from cinco.core.engine.commands import Draw, Exchange, PlayCard
+from cinco.core.engine.state import FREE
 from cinco.frontends.kivy_app import motion, settings
 from cinco.frontends.kivy_app.app import CincoApp
 from cinco.frontends.kivy_app.board import REBUILDS

@@ -27,7 +27,7 @@ import kivy_scenarios as ks  # prepares Kivy's environment first
 from kivy.clock import Clock
 from live_server import CINCO, Server, free_port
 
-from cinco.core.events import GameEnded, Undone, event_from_dict
+from cinco.core.engine.events import GameEnded, Undone, event_from_dict
 from cinco.frontends.kivy_app.app import CincoApp
 from cinco.frontends.kivy_app.online import RemoteSession, load_settings
 from cinco.frontends.net.client import Lobby

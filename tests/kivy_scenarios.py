@@ -37,16 +37,16 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 from kivy.uix.slider import Slider  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
-from cinco.core.commands import PlayCard  # noqa: E402
-from cinco.core.config import Layout  # noqa: E402
-from cinco.core.errors import RecordError  # noqa: E402
-from cinco.core.events import Event  # noqa: E402
-from cinco.core.hookspecs import hookimpl  # noqa: E402
-from cinco.core.protocol import Accepted  # noqa: E402
-from cinco.core.record import load_record  # noqa: E402
-from cinco.core.registry import Registry, TeamStyle, Variant, default_registry  # noqa: E402
-from cinco.core.state import fold  # noqa: E402
-from cinco.core.table import Table  # noqa: E402
+from cinco.core.engine.commands import PlayCard  # noqa: E402
+from cinco.core.engine.config import Layout  # noqa: E402
+from cinco.core.engine.errors import RecordError  # noqa: E402
+from cinco.core.engine.events import Event  # noqa: E402
+from cinco.core.engine.state import fold  # noqa: E402
+from cinco.core.host.hookspecs import hookimpl  # noqa: E402
+from cinco.core.host.registry import Registry, TeamStyle, Variant, default_registry  # noqa: E402
+from cinco.core.records.record import load_record  # noqa: E402
+from cinco.core.table.protocol import Accepted  # noqa: E402
+from cinco.core.table.table import Table  # noqa: E402
 from cinco.frontends.kivy_app.app import CincoApp  # noqa: E402
 from cinco.frontends.kivy_app.hold import HOLD  # noqa: E402
 from cinco.frontends.kivy_app.session import autosave_dir, unfinished_games  # noqa: E402
@@ -252,8 +252,8 @@ def feel(app: CincoApp, folder: Path | None) -> Step:
     """Sounds and cues over a whole game against a bot: a knock for each token, a chime when
     the bot has moved and it is the person's turn, a buzz for a refused move, an arpeggio and
     the winning line drawn in at the end; the Sounds toggle mutes them, remembered."""
-    from cinco.core.commands import Draw
-    from cinco.core.saves import data_dir
+    from cinco.core.engine.commands import Draw
+    from cinco.core.records.saves import data_dir
     from cinco.frontends.kivy_app import settings
 
     rng = random.Random(7)
@@ -472,7 +472,7 @@ def start_screen(app: CincoApp, folder: Path | None) -> Step:
 def language(app: CincoApp, folder: Path | None) -> Step:
     """Choose Čeština on the start screen: every screen is built again in Czech at once, the
     players chosen stay chosen, and the choice is remembered for the next start."""
-    from cinco.core import i18n
+    from cinco.core.words import i18n
     from cinco.frontends.kivy_app.language import saved_language
 
     yield settled(app)

@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from cinco.core.commands import Command
-from cinco.core.protocol import Accepted, Submit
+from cinco.core.engine.commands import Command
+from cinco.core.table.protocol import Accepted, Submit
 from cinco.frontends.net.client import Lobby, NetError, Session
 
 CINCO = Path(sys.executable).parent / "cinco"

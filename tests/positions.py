@@ -4,7 +4,7 @@ A position starts from real events (``GameStarted``, a ``DeckShuffled`` whose or
 hands we want, the ``CardDrawn`` deal of S1), folded into a state. Tokens already on the board
 and short hands are then set on that state directly, keeping the 90 cards accounted for: the
 cards that "placed" those tokens, and the cards a short hand lacks, lie in the discard pile.
-:func:`cinco.core.rules.decide` is pure, so it can be asked about any such state.
+:func:`cinco.core.engine.rules.decide` is pure, so it can be asked about any such state.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 
-from cinco.core.board import SPACES
-from cinco.core.commands import Command
-from cinco.core.config import GameConfig
-from cinco.core.events import CardDrawn, DeckShuffled, Event, GameStarted
-from cinco.core.hookspecs import hookimpl
-from cinco.core.registry import Bot, BotContext, BotSpec, Registry, default_registry
-from cinco.core.rules import RuleSet, decide
-from cinco.core.state import FREE, HAND_LIMIT, GameState, evolve, fold
+from cinco.core.engine.board import SPACES
+from cinco.core.engine.commands import Command
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.events import CardDrawn, DeckShuffled, Event, GameStarted
+from cinco.core.engine.rules import RuleSet, decide
+from cinco.core.engine.state import FREE, HAND_LIMIT, GameState, evolve, fold
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import Bot, BotContext, BotSpec, Registry, default_registry
 
 ALL_CARDS = tuple(range(1, SPACES + 1))
 

@@ -14,13 +14,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.events import Event
-from cinco.core.protocol import Accepted
-from cinco.core.record import load_record
-from cinco.core.registry import default_registry
-from cinco.core.state import GameState, fold
-from cinco.core.table import SeatHandle, Table
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.events import Event
+from cinco.core.engine.state import GameState, fold
+from cinco.core.host.registry import default_registry
+from cinco.core.records.record import load_record
+from cinco.core.table.protocol import Accepted
+from cinco.core.table.table import SeatHandle, Table
 from cinco.frontends.options import PlayOptions
 from cinco.plugins.bots.greedy import GreedyBot
 

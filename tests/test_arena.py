@@ -13,8 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cinco.core.record import load_record
-from cinco.core.tournament import (
+from cinco.core.bots.tournament import (
     ArenaSpec,
     Entrant,
     arrangements,
@@ -23,6 +22,7 @@ from cinco.core.tournament import (
     run,
     wilson,
 )
+from cinco.core.records.record import load_record
 from cinco.frontends.main import main
 
 

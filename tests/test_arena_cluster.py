@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 import cinco.frontends.arena as arena_module
-from cinco.core.tournament import ArenaSpec, Sprt, game_plan, parse_entrants, run
+from cinco.core.bots.tournament import ArenaSpec, Sprt, game_plan, parse_entrants, run
 from cinco.frontends.main import main
 
 distributed = pytest.importorskip("distributed")

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import cinco.core.isolation as isolation
-from cinco.core.events import DeckShuffled, GameEnded, GameStarted, TurnEnded
-from cinco.core.protocol import Envelope, Prompt, message_from_dict
-from cinco.core.record import load_record
-from cinco.core.tournament import ArenaSpec, parse_entrants, run
+import cinco.core.bots.isolation as isolation
+from cinco.core.bots.tournament import ArenaSpec, parse_entrants, run
+from cinco.core.engine.events import DeckShuffled, GameEnded, GameStarted, TurnEnded
+from cinco.core.records.record import load_record
+from cinco.core.table.protocol import Envelope, Prompt, message_from_dict
 from cinco.frontends.main import main
 
 
@@ -64,7 +64,7 @@ TEE = textwrap.dedent(
                 yield line
 
     sys.stdin = lines(sys.stdin)
-    from cinco.core.isolation import main
+    from cinco.core.bots.isolation import main
     sys.exit(main())
     """
 )
@@ -131,7 +131,7 @@ MISBEHAVING = textwrap.dedent(
     import json, sys, time
     how = sys.argv[1]
     if how == "random" and {how!r} == "unknown-bot":  # a bot this machine does not have
-        from cinco.core.isolation import main
+        from cinco.core.bots.isolation import main
         sys.exit(main(["no-such-bot"]))
     if how == "random":
         how = {how!r}
@@ -156,7 +156,7 @@ MISBEHAVING = textwrap.dedent(
             elif how == "silent":
                 pass
         sys.exit(0)
-    from cinco.core.isolation import main
+    from cinco.core.bots.isolation import main
     sys.exit(main())
     """
 )
@@ -241,7 +241,7 @@ PEEK = textwrap.dedent(
             yield line
 
     sys.stdin = lines(sys.stdin)
-    from cinco.core.isolation import main
+    from cinco.core.bots.isolation import main
     sys.exit(main())
     """
 )

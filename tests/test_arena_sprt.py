@@ -10,8 +10,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from cinco.core.errors import ConfigError
-from cinco.core.tournament import (
+from cinco.core.bots.tournament import (
     ArenaSpec,
     GameResult,
     Sprt,
@@ -21,6 +20,7 @@ from cinco.core.tournament import (
     parse_entrants,
     run,
 )
+from cinco.core.engine.errors import ConfigError
 from cinco.frontends.main import main
 
 

@@ -7,8 +7,8 @@ import itertools
 import pytest
 from positions import config_for
 
-from cinco.core import board
-from cinco.core.board import (
+from cinco.core.engine import board
+from cinco.core.engine.board import (
     AXES,
     CENTRE,
     COORDINATES,
@@ -26,8 +26,8 @@ from cinco.core.board import (
     space_at,
     windows,
 )
-from cinco.core.rules import setup_events
-from cinco.core.state import FREE, TOKENS_PER_TEAM
+from cinco.core.engine.rules import setup_events
+from cinco.core.engine.state import FREE, TOKENS_PER_TEAM
 
 Coord = tuple[int, int]
 
@@ -52,7 +52,7 @@ def test_C1_components_90_spaces_90_cards_35_tokens_3_colours():
     deck = setup_events(config_for(2, seed=11))[1].order
     assert deck is not None and sorted(deck) == list(range(1, 91))
     assert TOKENS_PER_TEAM == 35
-    from cinco.core.registry import default_registry
+    from cinco.core.host.registry import default_registry
 
     layouts = default_registry().layouts().values()
     assert layouts and max(layout.teams for layout in layouts) == 3

@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from cinco.core.bot_process import BotProcessError, ProcessBot
-from cinco.core.config import GameConfig, Seat
-from cinco.core.events import Notice
-from cinco.core.game import Game
-from cinco.core.registry import Registry
-from cinco.core.thinking import limited
+from cinco.core.bots.bot_process import BotProcessError, ProcessBot
+from cinco.core.engine.config import GameConfig, Seat
+from cinco.core.engine.events import Notice
+from cinco.core.game.game import Game
+from cinco.core.host.registry import Registry
+from cinco.core.host.thinking import limited
 
 SEATS = [Seat("Greedy", bot="greedy"), Seat("Search", bot="ismcts", level="easy")]
 
@@ -116,7 +116,7 @@ def _slow_search(seed: int) -> tuple[Registry, Game]:
 
 
 def test_a_caller_s_limit_bounds_the_worker_s_search() -> None:
-    """A hint's deadline (cinco.core.thinking) reaches the worker: it answers by then with a
+    """A hint's deadline (cinco.core.host.thinking) reaches the worker: it answers by then with a
     legal move, rather than being killed when the wait runs out."""
     registry, game = _slow_search(seed=8)
     bot = game.bot(1)

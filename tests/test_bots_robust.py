@@ -23,16 +23,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cinco.core.board import neighbours
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.config import GameConfig, Layout, Seat
-from cinco.core.events import Notice
-from cinco.core.game import Game
-from cinco.core.hookspecs import hookimpl
-from cinco.core.oracle import RulesOracle
-from cinco.core.registry import MAX_PLAYERS, MAX_TEAMS, BotContext, Registry, item_problem
-from cinco.core.rules import LegalActions
-from cinco.core.state import GameState
+from cinco.core.engine.board import neighbours
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.config import GameConfig, Layout, Seat
+from cinco.core.engine.events import Notice
+from cinco.core.engine.oracle import RulesOracle
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import GameState
+from cinco.core.game.game import Game
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import MAX_PLAYERS, MAX_TEAMS, BotContext, Registry, item_problem
 from cinco.plugins.bots.ismcts import LEVELS, IsmctsBot
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"

@@ -8,8 +8,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from cinco.core.board import COORDINATES
-from cinco.core.record import load_record
+from cinco.core.engine.board import COORDINATES
+from cinco.core.records.record import load_record
 from cinco.frontends.main import main
 
 

@@ -16,7 +16,13 @@ import pytest
 from cinco.frontends import main as main_module
 from cinco.frontends.net import commands as net_commands
 
-HEAVY = ("cinco.core.game", "cinco.core.registry", "cinco.core.rules", "rich.console", "kivy")
+HEAVY = (
+    "cinco.core.game.game",
+    "cinco.core.host.registry",
+    "cinco.core.engine.rules",
+    "rich.console",
+    "kivy",
+)
 
 PROBE = """
 import json, sys
@@ -60,7 +66,7 @@ def test_completion_offers_commands_without_the_engine() -> None:
         env={"_CINCO_COMPLETE": "bash_complete", "COMP_WORDS": "cinco s", "COMP_CWORD": "1"}
     )
     assert out.split() == ["plain,serve", "plain,simulate"]
-    assert "cinco.core.game" not in loaded
+    assert "cinco.core.game.game" not in loaded
 
 
 @pytest.mark.parametrize("name", sorted(main_module.COMMANDS))

@@ -21,10 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.errors import RecordError
-from cinco.core.events import SPECTATOR, Event, GameEnded, GameStarted, TurnEnded, event_from_dict
-from cinco.core.record import load_record
-from cinco.core.table import Table
+from cinco.core.engine.errors import RecordError
+from cinco.core.engine.events import (
+    SPECTATOR,
+    Event,
+    GameEnded,
+    GameStarted,
+    TurnEnded,
+    event_from_dict,
+)
+from cinco.core.records.record import load_record
+from cinco.core.table.table import Table
 
 KILLS = 30
 SEED = 20261201

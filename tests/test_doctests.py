@@ -35,9 +35,9 @@ def test_doctests_found_where_expected():
     """The walk really reaches the modules that carry examples."""
     names = modules()
     for name in (
-        "cinco.core.board",
-        "cinco.core.events",
-        "cinco.core.state",
+        "cinco.core.engine.board",
+        "cinco.core.engine.events",
+        "cinco.core.engine.state",
         "cinco.plugins.bots.greedy",
         "cinco.plugins.joker",
     ):

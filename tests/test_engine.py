@@ -9,8 +9,8 @@ import random
 import pytest
 from positions import config_for, opening_events, registry_with_bots
 
-from cinco.core.commands import Draw, Exchange, PlayCard, command_from_dict
-from cinco.core.errors import (
+from cinco.core.engine.commands import Draw, Exchange, PlayCard, command_from_dict
+from cinco.core.engine.errors import (
     CannotPlace,
     CardNotInHand,
     EmptyHand,
@@ -25,7 +25,7 @@ from cinco.core.errors import (
     SpaceRequired,
     SpaceTaken,
 )
-from cinco.core.events import (
+from cinco.core.engine.events import (
     EVENT_TYPES,
     REFEREE,
     CardDrawn,
@@ -39,8 +39,8 @@ from cinco.core.events import (
     Undone,
     event_from_dict,
 )
-from cinco.core.game import Game
-from cinco.core.state import evolve, fold
+from cinco.core.engine.state import evolve, fold
+from cinco.core.game.game import Game
 
 
 def game_from(hands, players=2, **kwargs) -> Game:
@@ -371,7 +371,7 @@ def test_same_seed_same_game_and_no_hidden_randomness():
 def test_bot_turns_and_a_misbehaving_bot_is_replaced():
     """A bot that answers with an illegal move loses the move to a random legal one, with a
     notice; the game goes on."""
-    from cinco.core.config import Seat
+    from cinco.core.engine.config import Seat
 
     class Cheat:
         def choose(self, view, legal):
@@ -446,7 +446,7 @@ def test_legal_actions_need_only_the_players_view():
         if game.is_over:
             continue
         seat = game.state.current_seat
-        from cinco.core.rules import legal_actions
+        from cinco.core.engine.rules import legal_actions
 
         assert legal_actions(game.view(seat), game.rules, seat) == game.legal_actions(seat)
 
@@ -462,7 +462,7 @@ def test_state_summary_is_json():
 def test_lifecycle_hooks_may_take_any_of_their_arguments():
     """pluggy passes hook arguments by name: a plugin's cinco_event may take only the event,
     or the event before the game; each gets exactly what it asked for."""
-    from cinco.core.hookspecs import hookimpl
+    from cinco.core.host.hookspecs import hookimpl
 
     seen: list[tuple[str, object]] = []
 

@@ -5,8 +5,8 @@ A behavioural check over a few seeded games, not a benchmark (figures: ``benchma
 
 from __future__ import annotations
 
-from cinco.core.registry import default_registry
-from cinco.core.simulation import simulate
+from cinco.core.bots.simulation import simulate
+from cinco.core.host.registry import default_registry
 
 
 def test_greedy_wins_clearly_more_than_random():
@@ -35,7 +35,7 @@ def test_random_bot_is_uniform_over_legal_actions():
 
     from positions import config_for
 
-    from cinco.core.game import Game
+    from cinco.core.game.game import Game
     from cinco.plugins.bots.random_bot import RandomBot
 
     game = Game.new(config_for(2, seed=4))
@@ -60,8 +60,8 @@ def test_greedy_exchanges_only_a_hand_of_high_cards():
     hand holding a low card."""
     from positions import position
 
-    from cinco.core.commands import Exchange, PlayCard
-    from cinco.core.rules import legal_actions
+    from cinco.core.engine.commands import Exchange, PlayCard
+    from cinco.core.engine.rules import legal_actions
     from cinco.plugins.bots.greedy import GreedyBot
 
     for hand, expected in (([50, 61, 77, 88], Exchange), ([12, 61, 77, 88], PlayCard)):

@@ -30,11 +30,11 @@ from cinco import (
     Variant,
     hookimpl,
 )
-from cinco.core.config import GameConfig
-from cinco.core.errors import ConfigError, RuleHookError
-from cinco.core.events import GameStarted, event_from_dict
-from cinco.core.record import dumps, header, loads
-from cinco.core.rules import RuleSet
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.errors import ConfigError, RuleHookError
+from cinco.core.engine.events import GameStarted, event_from_dict
+from cinco.core.engine.rules import RuleSet
+from cinco.core.records.record import dumps, header, loads
 
 # == 1. configurations are deeply immutable ======================================================
 
@@ -378,7 +378,7 @@ def test_one_entry_point_seen_twice_is_one_plugin(
 def test_first_result_itself_refuses_a_wrapper() -> None:
     """A wrapper that reached a rule set's plugin manager some other way is refused when the
     hook chain is built, not called on every move."""
-    from cinco.core.rules import first_result
+    from cinco.core.engine.rules import first_result
 
     rules = RuleSet()
     rules.pm.register(NewWrapper(), name="sneaked in")  # past RuleSet.register's check
@@ -403,8 +403,8 @@ def test_A6_a_reshuffle_of_an_empty_discard_pile_into_an_empty_draw_pile_is_refu
     """A6: a draw when both piles are empty. The fold accepts a reshuffle of nothing, so the
     checker itself must refuse the turn (deciding it would draw from an empty pile and fail
     with an IndexError)."""
-    from cinco.core.events import DeckShuffled
-    from cinco.core.verify import LogChecker, TurnError
+    from cinco.core.engine.events import DeckShuffled
+    from cinco.core.engine.verify import LogChecker, TurnError
 
     game = Game.new(GameConfig.for_players(2, seed=4, first_seat=0))
     events = list(game.events)
@@ -425,8 +425,8 @@ def test_A6_a_reshuffle_of_an_empty_discard_pile_into_an_empty_draw_pile_is_refu
 
 def test_a_seat_read_with_a_list_for_its_bot_is_refused() -> None:
     """A seat's bot and level are names: a list (mutable, unhashable) is refused clearly."""
-    from cinco.core.config import Seat as ConfigSeat
-    from cinco.core.errors import ConfigError as SeatError
+    from cinco.core.engine.config import Seat as ConfigSeat
+    from cinco.core.engine.errors import ConfigError as SeatError
 
     with pytest.raises(SeatError, match="bot"):
         ConfigSeat.from_dict({"name": "Ann", "bot": ["greedy"]})
@@ -437,7 +437,7 @@ def test_notice_parameters_stay_immutable_whatever_a_plugin_passes() -> None:
     """A plugin's notice with a nested object keeps an immutable, JSON-able value."""
     import json as json_module
 
-    from cinco.core.messages import freeze
+    from cinco.core.words.messages import freeze
 
     frozen = freeze({"cards": [3, 4], "detail": {"a": [1]}, "names": ["x"]})
     assert dict(frozen)["cards"] == (3, 4)

@@ -3,7 +3,8 @@ rules from the first, the error names the first line at fault and the rule, and 
 the loader crash, hang or fill the memory. Commands with fields that are not exact whole numbers
 are refused before they reach the log.
 
-Records here are written with :func:`cinco.core.record.header` and :func:`dumps` from games the
+Records here are written with :func:`cinco.core.records.record.header` and :func:`dumps` from games
+the
 engine played, then damaged on purpose.
 """
 
@@ -22,12 +23,19 @@ from typing import Any
 
 import pytest
 
-from cinco.core import events as events_module
-from cinco.core.board import SPACES, line_through, rays
-from cinco.core.commands import Command, Draw, Exchange, PlayCard, check_command, command_problem
-from cinco.core.config import GameConfig, Seat
-from cinco.core.errors import EventError, IllegalCommand, MalformedCommand, RecordError
-from cinco.core.events import (
+from cinco.core.engine import events as events_module
+from cinco.core.engine.board import SPACES, line_through, rays
+from cinco.core.engine.commands import (
+    Command,
+    Draw,
+    Exchange,
+    PlayCard,
+    check_command,
+    command_problem,
+)
+from cinco.core.engine.config import GameConfig, Seat
+from cinco.core.engine.errors import EventError, IllegalCommand, MalformedCommand, RecordError
+from cinco.core.engine.events import (
     CardDrawn,
     CardPlayed,
     DeckShuffled,
@@ -39,9 +47,13 @@ from cinco.core.events import (
     TurnEnded,
     event_from_dict,
 )
-from cinco.core.game import Game
-from cinco.core.hookspecs import hookimpl
-from cinco.core.record import (
+from cinco.core.engine.rules import decide, setup_events
+from cinco.core.engine.state import FREE, evolve, fold
+from cinco.core.engine.verify import LogChecker, TurnError, check_turns
+from cinco.core.game.game import Game
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import Registry, Variant, default_registry
+from cinco.core.records.record import (
     HEADER_FIELDS,
     MAX_FILE_BYTES,
     MAX_LINE_BYTES,
@@ -50,10 +62,6 @@ from cinco.core.record import (
     load_record,
     loads,
 )
-from cinco.core.registry import Registry, Variant, default_registry
-from cinco.core.rules import decide, setup_events
-from cinco.core.state import FREE, evolve, fold
-from cinco.core.verify import LogChecker, TurnError, check_turns
 
 REGISTRY = default_registry()
 ALL_CARDS = list(range(1, SPACES + 1))
@@ -699,8 +707,8 @@ def test_dev_zero_is_refused_at_once_without_reading_it():
     script = (
         "import resource, sys\n"
         "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
-        "from cinco.core.record import load_record\n"
-        "from cinco.core.errors import RecordError\n"
+        "from cinco.core.records.record import load_record\n"
+        "from cinco.core.engine.errors import RecordError\n"
         "try:\n"
         "    load_record('/dev/zero')\n"
         "except RecordError as exc:\n"

@@ -23,12 +23,12 @@ from click.testing import CliRunner, Result
 from terminal_script import play_script
 from tmux_terminal import TMUX, Terminal
 
-from cinco.core.config import Seat
-from cinco.core.events import TurnEnded
-from cinco.core.record import load_record
-from cinco.core.registry import default_registry
-from cinco.core.table import Table
-from cinco.core.tournament import ArenaSpec, Entrant, Report, parse_entrants, run
+from cinco.core.bots.tournament import ArenaSpec, Entrant, Report, parse_entrants, run
+from cinco.core.engine.config import Seat
+from cinco.core.engine.events import TurnEnded
+from cinco.core.host.registry import default_registry
+from cinco.core.records.record import load_record
+from cinco.core.table.table import Table
 from cinco.frontends import arena as arena_module
 from cinco.frontends.main import main
 from cinco.frontends.options import PlayOptions, clean_text
@@ -310,7 +310,7 @@ STREAM = textwrap.dedent(
     import resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
     from click.testing import CliRunner
-    from cinco.core import tournament
+    from cinco.core.bots import tournament
     from cinco.frontends.main import main
     played = []
     def play_one(spec, index, seed, arrangement):

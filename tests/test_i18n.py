@@ -31,8 +31,8 @@ from babel.messages.pofile import read_po
 from click.testing import CliRunner
 from tmux_terminal import TMUX, Terminal
 
-from cinco.core import i18n
-from cinco.core.i18n_tools import POT, ROOT, pybabel_steps
+from cinco.core.tools.i18n_tools import POT, ROOT, pybabel_steps
+from cinco.core.words import i18n
 
 LOCALE = ROOT / "core" / "locale"
 CINCO = str(Path(sys.executable).with_name("cinco"))
@@ -131,17 +131,19 @@ def test_pot_is_current_with_the_sources(tmp_path: Path) -> None:
     assert committed == extracted, (
         f"core/locale/cinco.pot is stale: new {sorted(map(str, extracted - committed))[:5]}, "
         f"gone {sorted(map(str, committed - extracted))[:5]}. Run: "
-        "python -m cinco.core.i18n_tools all"
+        "python -m cinco.core.tools.i18n_tools all"
     )
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_catalog_follows_the_pot(code: str) -> None:
     """Each shipped .po holds exactly the template's msgids (``update`` was run)."""
-    assert po_path(code).exists(), f"no catalog for {code}: python -m cinco.core.i18n_tools init"
+    assert po_path(code).exists(), (
+        f"no catalog for {code}: python -m cinco.core.tools.i18n_tools init"
+    )
     catalog = load_po(po_path(code))
     assert msgids(catalog) == msgids(load_po(ROOT / POT)), (
-        f"{po_path(code)} is not updated: python -m cinco.core.i18n_tools update"
+        f"{po_path(code)} is not updated: python -m cinco.core.tools.i18n_tools update"
     )
 
 
@@ -153,7 +155,9 @@ def test_mo_is_compiled_from_its_po(code: str) -> None:
     expected = gettext.GNUTranslations(buffer)._catalog  # type: ignore[attr-defined]
     with (po_path(code).with_suffix(".mo")).open("rb") as file:
         shipped = gettext.GNUTranslations(file)._catalog  # type: ignore[attr-defined]
-    assert shipped == expected, f"{code}'s .mo is stale: python -m cinco.core.i18n_tools compile"
+    assert shipped == expected, (
+        f"{code}'s .mo is stale: python -m cinco.core.tools.i18n_tools compile"
+    )
 
 
 def test_complete_languages_are_shipped() -> None:
@@ -306,9 +310,9 @@ def test_help_follows_lang_option_env_and_locale(pseudo_dir: Path) -> None:
 
 
 def test_switching_language_changes_the_narrator_at_once(pseudo_dir: Path) -> None:
-    from cinco.core.config import GameConfig
-    from cinco.core.events import CardPlayed, TurnEnded
-    from cinco.core.messages import render
+    from cinco.core.engine.config import GameConfig
+    from cinco.core.engine.events import CardPlayed, TurnEnded
+    from cinco.core.words.messages import render
     from cinco.frontends.narration import Narrator
 
     os.environ[i18n.LOCALE_DIR_VAR] = str(pseudo_dir)
@@ -328,7 +332,7 @@ def test_switching_language_changes_the_narrator_at_once(pseudo_dir: Path) -> No
 
 @pytest.mark.parametrize("code", PLAYABLE)
 def test_real_catalog_switches_the_narrator(code: str) -> None:
-    from cinco.core.messages import render
+    from cinco.core.words.messages import render
 
     i18n.set_language(code)
     expected = i18n._("Space {space} is already taken.").format(space=34)
@@ -340,7 +344,7 @@ def test_real_catalog_switches_the_narrator(code: str) -> None:
 def test_records_are_language_neutral(pseudo_dir: Path, tmp_path: Path) -> None:
     """The same seeded games recorded in English and in the pseudo-language hold the same
     events, and a record made in one language replays to the same state in the other."""
-    from cinco.core.record import load_record
+    from cinco.core.records.record import load_record
 
     records = {}
     for lang in ("en", PSEUDO):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core import i18n
+from cinco.core.words import i18n
 from cinco.frontends.kivy_app import language
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from cinco.core import i18n
+from cinco.core.words import i18n
 
 ttLib = pytest.importorskip("fontTools.ttLib")
 kivy = pytest.importorskip("kivy", reason="the fonts are Kivy's own")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from cinco.core.commands import Draw, Exchange, PlayCard
-from cinco.core.config import GameConfig, Seat
-from cinco.core.events import Notice
-from cinco.core.game import Game
-from cinco.core.hookspecs import hookimpl
-from cinco.core.registry import BotContext, Registry, Variant
-from cinco.core.rules import RuleSet, legal_actions
-from cinco.core.state import FREE, GameState, fold
+from cinco.core.engine.commands import Draw, Exchange, PlayCard
+from cinco.core.engine.config import GameConfig, Seat
+from cinco.core.engine.events import Notice
+from cinco.core.engine.rules import RuleSet, legal_actions
+from cinco.core.engine.state import FREE, GameState, fold
+from cinco.core.game.game import Game
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import BotContext, Registry, Variant
 from cinco.plugins.bots.ismcts import BURN, DRAW, EXCHANGE, IsmctsBot, to_command, unseen_cards
 
 REGISTRY = Registry(entry_points=False)
@@ -138,7 +138,7 @@ def test_unseen_cards_are_every_card_it_cannot_see() -> None:
 
 def test_moves_map_to_commands_with_the_least_flexible_card() -> None:
     """A space is taken with the highest card that reaches it (low cards reach more)."""
-    from cinco.core.rules import LegalActions
+    from cinco.core.engine.rules import LegalActions
 
     legal = LegalActions(0, ((5, (50, 60)), (50, (50, 60)), (70, ())), True, False)
     assert to_command(50, legal) == PlayCard(0, 50, 50)

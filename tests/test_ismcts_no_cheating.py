@@ -11,13 +11,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cinco.core.commands import Command
-from cinco.core.config import Seat
-from cinco.core.events import CardDrawn, CardPlayed, DeckShuffled, Event, HandDiscarded
-from cinco.core.game import Game
-from cinco.core.registry import BotContext, Registry
-from cinco.core.rules import LegalActions
-from cinco.core.state import PUBLIC, UNKNOWN, GameState
+from cinco.core.engine.commands import Command
+from cinco.core.engine.config import Seat
+from cinco.core.engine.events import CardDrawn, CardPlayed, DeckShuffled, Event, HandDiscarded
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import PUBLIC, UNKNOWN, GameState
+from cinco.core.game.game import Game
+from cinco.core.host.registry import BotContext, Registry
 from cinco.plugins.bots.ismcts import IsmctsBot
 
 REGISTRY = Registry(entry_points=False)

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from cinco.core.commands import Draw, Exchange, PlayCard
-from cinco.core.config import GameConfig
-from cinco.core.registry import Registry
-from cinco.core.rules import LegalActions, decide_steps, setup_events
-from cinco.core.state import GameState, fold
+from cinco.core.engine.commands import Draw, Exchange, PlayCard
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.rules import LegalActions, decide_steps, setup_events
+from cinco.core.engine.state import GameState, fold
+from cinco.core.host.registry import Registry
 from cinco.plugins.bots import builds
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def play_both(seed: int, kernels: Sequence[ModuleType]) -> tuple[GameState, list
         assert snapshot(kernel) == reference_snapshot(state)
         worlds.append(kernel)
     style = rng.choice((0.05, 0.3, 0.6, 0.9))
-    from cinco.core.rules import legal_actions
+    from cinco.core.engine.rules import legal_actions
 
     while not state.is_over:
         legal = legal_actions(state, rules)
@@ -168,7 +168,7 @@ def play_both(seed: int, kernels: Sequence[ModuleType]) -> tuple[GameState, list
 
 
 def _deck_order(config: GameConfig) -> tuple[int, ...]:
-    from cinco.core.events import DeckShuffled
+    from cinco.core.engine.events import DeckShuffled
 
     deck = next(e for e in setup_events(config) if isinstance(e, DeckShuffled))
     assert deck.order is not None
@@ -196,7 +196,7 @@ def test_kernel_matches_reference_engine_in_ten_thousand_random_games(chunk: int
 def test_kernel_from_a_view_fills_unknown_cards_in_order(build: ModuleType) -> None:
     """A player's view with its unknown cards (S2, A7) filled in becomes a full state."""
     config = GameConfig.for_players(2, seed=5, first_seat=0)
-    from cinco.core.game import Game
+    from cinco.core.game.game import Game
 
     game = Game.new(config, registry=REGISTRY)
     view = game.view(0)
@@ -226,8 +226,8 @@ def test_win_needs_a_line_of_five_through_the_centre_gap(build: ModuleType) -> N
 
 def test_unknown_rules_fall_back_to_the_rule_hooks(build: ModuleType) -> None:
     """A variant the kernel does not know is played through the game's own rule hooks."""
-    from cinco.core.hookspecs import hookimpl
-    from cinco.core.rules import RuleSet
+    from cinco.core.engine.rules import RuleSet
+    from cinco.core.host.hookspecs import hookimpl
 
     class EvenOnly:
         @hookimpl

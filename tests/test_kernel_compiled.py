@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.config import Seat
-from cinco.core.game import Game
-from cinco.core.registry import BotContext, Registry
+from cinco.core.engine.config import Seat
+from cinco.core.game.game import Game
+from cinco.core.host.registry import BotContext, Registry
 from cinco.plugins.bots import builds
 
 REGISTRY = Registry(entry_points=False)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.commands import Draw, Exchange, PlayCard
-from cinco.core.config import GameConfig, Seat
-from cinco.core.events import SPECTATOR, GameEnded
-from cinco.core.record import load_record
-from cinco.core.state import fold
+from cinco.core.engine.commands import Draw, Exchange, PlayCard
+from cinco.core.engine.config import GameConfig, Seat
+from cinco.core.engine.events import SPECTATOR, GameEnded
+from cinco.core.engine.state import fold
+from cinco.core.records.record import load_record
 from cinco.frontends.kivy_app.session import (
     TableSession,
     data_dir,
@@ -89,7 +89,7 @@ FORBIDDEN = {
 
 
 def test_the_app_holds_seat_handles_never_the_referees_game() -> None:
-    """No module of the Kivy app imports ``cinco.core.game`` or uses the referee's game, rules,
+    """No module of the Kivy app imports ``cinco.core.game.game`` or uses the referee's game, rules,
     record writer or seed: it renders handles' projected views only."""
     sources = sorted(KIVY_APP.glob("*.py")) + sorted(KIVY_APP.glob("*.kv"))
     assert len(sources) >= 8, sources

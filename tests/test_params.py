@@ -35,9 +35,9 @@ from cinco import (
     hookimpl,
     load_record,
 )
-from cinco.core.errors import ConfigError, EventError, PluginError, RuleHookError
-from cinco.core.rules import Outcome, decide_steps, legal_actions, setup_events
-from cinco.core.state import BLOCKED, GameState
+from cinco.core.engine.errors import ConfigError, EventError, PluginError, RuleHookError
+from cinco.core.engine.rules import Outcome, decide_steps, legal_actions, setup_events
+from cinco.core.engine.state import BLOCKED, GameState
 from cinco.plugins.bots.kernel import Kernel, make_kernel, reference_shuffler, supports
 
 REGISTRY = Registry(entry_points=False)
@@ -465,7 +465,7 @@ def test_api_1_plugins_cannot_implement_api_2_hooks() -> None:
 
 
 def test_api_1_plugins_still_load() -> None:
-    from cinco.core import hookspecs
+    from cinco.core.host import hookspecs
 
     assert hookspecs.HOOK_API_VERSION == 2 and hookspecs.OLDEST_HOOK_API_VERSION == 1
     plugin = variant_plugin(n=NoExchange())

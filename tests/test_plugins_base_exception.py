@@ -39,12 +39,12 @@ from cinco import (
     hookimpl,
     load_record,
 )
-from cinco.core import isolation
-from cinco.core.errors import IllegalCommand
-from cinco.core.protocol import Accepted, Envelope, Prompt, Submit
-from cinco.core.state import fold
-from cinco.core.table import Table
-from cinco.core.verify import check_turns
+from cinco.core.bots import isolation
+from cinco.core.engine.errors import IllegalCommand
+from cinco.core.engine.state import fold
+from cinco.core.engine.verify import check_turns
+from cinco.core.table.protocol import Accepted, Envelope, Prompt, Submit
+from cinco.core.table.table import Table
 from cinco.plugins.record_writer import RecordWriter
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core import hookdoc, hookspecs
+from cinco.core.host import hookspecs
+from cinco.core.tools import hookdoc
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -22,7 +23,7 @@ def test_generated_hook_reference_is_up_to_date(name: str) -> None:
     text = (ROOT / name).read_text(encoding="utf-8")
     assert hookdoc.BEGIN in text and hookdoc.END in text, f"{name} lost its reference markers"
     assert hookdoc.update(text, hookdoc.reference()) == text, (
-        f"{name} is stale: run `python -m cinco.core.hookdoc` at the repository root"
+        f"{name} is stale: run `python -m cinco.core.tools.hookdoc` at the repository root"
     )
 
 

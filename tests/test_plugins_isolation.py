@@ -31,8 +31,8 @@ from cinco import (
     hookimpl,
     load_record,
 )
-from cinco.core.errors import ConfigError, RuleHookError
-from cinco.core.game import BUDGET_GRACE
+from cinco.core.engine.errors import ConfigError, RuleHookError
+from cinco.core.game.game import BUDGET_GRACE
 from cinco.plugins.record_writer import RecordWriter
 
 

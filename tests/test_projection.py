@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from positions import config_for
 
-from cinco.core.events import (
+from cinco.core.engine.events import (
     REFEREE,
     SPECTATOR,
     CardDrawn,
@@ -20,8 +20,8 @@ from cinco.core.events import (
     GameStarted,
     HandDiscarded,
 )
-from cinco.core.game import Game
-from cinco.core.state import UNKNOWN, fold
+from cinco.core.engine.state import UNKNOWN, fold
+from cinco.core.game.game import Game
 
 #: (players, teams) of every layout, each with and without Joker.
 CONFIGS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3)]
@@ -127,7 +127,7 @@ def test_S2_a_player_cannot_tell_apart_games_that_differ_only_in_secrets(seed, t
             return [swap(v) for v in value]
         return {a: b, b: a}.get(value, value) if isinstance(value, int) else value
 
-    from cinco.core.events import event_from_dict
+    from cinco.core.engine.events import event_from_dict
 
     twin = []
     for event in referee:

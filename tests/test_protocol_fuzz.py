@@ -24,12 +24,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cinco.core.commands import Draw, PlayCard
-from cinco.core.config import GameConfig
-from cinco.core.errors import EventError
-from cinco.core.events import CardPlayed
-from cinco.core.messages import TEMPLATES, render
-from cinco.core.protocol import (
+from cinco.core.engine.commands import Draw, PlayCard
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.errors import EventError
+from cinco.core.engine.events import CardPlayed
+from cinco.core.engine.rules import LegalActions
+from cinco.core.table.protocol import (
     MAX_DEPTH,
     MAX_HINT_SECONDS,
     REQUESTS,
@@ -47,8 +47,8 @@ from cinco.core.protocol import (
     message_from_json,
     request_from_json,
 )
-from cinco.core.rules import LegalActions
-from cinco.core.table import Table
+from cinco.core.table.table import Table
+from cinco.core.words.messages import TEMPLATES, render
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")

@@ -12,14 +12,14 @@ import pytest
 from click.testing import CliRunner
 from positions import config_for
 
-from cinco.core.commands import Exchange
-from cinco.core.config import Seat
-from cinco.core.errors import RecordError
-from cinco.core.events import CardPlayed, GameEnded
-from cinco.core.game import Game
-from cinco.core.record import FORMAT, FORMAT_VERSION, dumps, header, load_record, loads
-from cinco.core.registry import default_registry
-from cinco.core.state import fold
+from cinco.core.engine.commands import Exchange
+from cinco.core.engine.config import Seat
+from cinco.core.engine.errors import RecordError
+from cinco.core.engine.events import CardPlayed, GameEnded
+from cinco.core.engine.state import fold
+from cinco.core.game.game import Game
+from cinco.core.host.registry import default_registry
+from cinco.core.records.record import FORMAT, FORMAT_VERSION, dumps, header, load_record, loads
 from cinco.frontends.main import main
 from cinco.plugins.record_writer import RecordWriter
 

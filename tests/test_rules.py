@@ -3,7 +3,7 @@ variants (V) and the rule book's worked examples (X). The board's clauses (C1, B
 test_board.py.
 
 Positions are built from real opening events (see ``positions.py``) and asked about with
-:func:`cinco.core.rules.decide`, which is pure.
+:func:`cinco.core.engine.rules.decide`, which is pure.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from positions import (
     with_piles,
 )
 
-from cinco.core.board import COORDINATES, SPACES, is_straight_line
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.config import GameConfig, Seat
-from cinco.core.errors import (
+from cinco.core.engine.board import COORDINATES, SPACES, is_straight_line
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.config import GameConfig, Seat
+from cinco.core.engine.errors import (
     CannotPlace,
     ConfigError,
     GameOver,
@@ -37,7 +37,7 @@ from cinco.core.errors import (
     SpaceRequired,
     SpaceTaken,
 )
-from cinco.core.events import (
+from cinco.core.engine.events import (
     REFEREE,
     SPECTATOR,
     CardDrawn,
@@ -48,10 +48,10 @@ from cinco.core.events import (
     HandDiscarded,
     TurnEnded,
 )
-from cinco.core.game import Game
-from cinco.core.registry import default_registry
-from cinco.core.rules import decide, first_seat, legal_actions, reshuffle_order, setup_events
-from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameState, fold
+from cinco.core.engine.rules import decide, first_seat, legal_actions, reshuffle_order, setup_events
+from cinco.core.engine.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameState, fold
+from cinco.core.game.game import Game
+from cinco.core.host.registry import default_registry
 
 
 def colour_class(space: int) -> int:
@@ -564,7 +564,7 @@ def test_E4_turn_limit_ends_in_a_draw_with_its_reason():
 
 def test_E4_no_limit_for_people_a_limit_for_bot_games():
     """E4: off by default for people, on by default for bot-only games."""
-    from cinco.core.simulation import DEFAULT_TURN_LIMIT
+    from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT
     from cinco.frontends.options import PlayOptions
 
     assert GameConfig.for_players(2).turn_limit is None
@@ -746,8 +746,8 @@ def test_every_rules_clause_has_a_test_naming_it():
 
 def test_rule_hooks_may_take_any_of_their_arguments_in_any_order():
     """pluggy passes arguments by name: a variant may take some of them, in its own order."""
-    from cinco.core.hookspecs import hookimpl
-    from cinco.core.rules import ONGOING, Outcome, RuleSet
+    from cinco.core.engine.rules import ONGOING, Outcome, RuleSet
+    from cinco.core.host.hookspecs import hookimpl
 
     class OddSpacesAndNoLines:
         @hookimpl
@@ -768,7 +768,7 @@ def test_rule_hooks_may_take_any_of_their_arguments_in_any_order():
 def test_decide_given_the_legal_actions_decides_the_same():
     """A caller that has the legal actions already (a bot's turn) may hand them to decide:
     the events are the same, and a command not among them is still refused with its reason."""
-    from cinco.core.rules import decide_steps
+    from cinco.core.engine.rules import decide_steps
 
     state = position(2, {0: [10, 80, 83, 85]}, board={81: 1}, current=0)
     rules = rules_of(state)

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cinco.core.game as game_module
+import cinco.core.game.game as game_module
 from cinco import (
     BotSpec,
     CardDrawn,
@@ -45,11 +45,11 @@ from cinco import (
     Seat,
     hookimpl,
 )
-from cinco.core.protocol import Envelope, Prompt, Refused
-from cinco.core.recording import RecordFile, RecordWriter
-from cinco.core.registry import BotContext
-from cinco.core.state import UNKNOWN, GameState
-from cinco.core.table import SeatHandle, Table
+from cinco.core.engine.state import UNKNOWN, GameState
+from cinco.core.host.registry import BotContext
+from cinco.core.records.recording import RecordFile, RecordWriter
+from cinco.core.table.protocol import Envelope, Prompt, Refused
+from cinco.core.table.table import SeatHandle, Table
 
 FORBIDDEN_TYPES = (Game, RuleSet, pluggy.PluginManager, RecordFile, RecordWriter, threading.Thread)
 

@@ -27,9 +27,11 @@ from cinco import (
     hookimpl,
     load_record,
 )
-from cinco.core.errors import RecordError
-from cinco.core.events import Undone
-from cinco.core.protocol import (
+from cinco.core.engine.errors import RecordError
+from cinco.core.engine.events import Undone
+from cinco.core.engine.state import GameState
+from cinco.core.records.saves import new_record_path
+from cinco.core.table.protocol import (
     Accepted,
     Envelope,
     Prompt,
@@ -39,9 +41,7 @@ from cinco.core.protocol import (
     Undo,
     message_from_dict,
 )
-from cinco.core.saves import new_record_path
-from cinco.core.state import GameState
-from cinco.core.table import SeatHandle, Table, turns
+from cinco.core.table.table import SeatHandle, Table, turns
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = Registry(entry_points=False)
@@ -99,7 +99,7 @@ def test_every_viewer_gets_every_event_in_order_projected() -> None:
             getattr(e.event, "card", None) is None for e in public if e.event.type == "card_drawn"
         )
         # The handle's own fold equals what it was sent, folded again.
-        from cinco.core.state import fold
+        from cinco.core.engine.state import fold
 
         assert fold([e.event for e in mine]) == ann.view
 
@@ -330,7 +330,7 @@ def test_a_record_that_cannot_be_written_stops_the_game_and_can_be_saved_elsewhe
         assert table.status().saved
         path.chmod(0o444)
         # Simulate a full disk: the record's file object refuses to write.
-        import cinco.core.recording as recording
+        import cinco.core.records.recording as recording
 
         original = recording.RecordFile._write
 
@@ -474,7 +474,7 @@ def test_player_counts_and_layouts_come_from_the_installed_layouts() -> None:
 
 
 def test_core_imports_no_plugin_and_no_frontend() -> None:
-    """Issue 10: core/simulation.py and core/tournament.py imported the record writer."""
+    """Issue 10: core/bots/simulation.py and core/bots/tournament.py imported the record writer."""
     offenders = []
     for path in (ROOT / "core").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -21,8 +21,8 @@ pytest.importorskip("websockets")
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from cinco.core.events import event_from_dict
-from cinco.core.protocol import PROTOCOL_VERSION
+from cinco.core.engine.events import event_from_dict
+from cinco.core.table.protocol import PROTOCOL_VERSION
 from cinco.frontends.net.server import MAX_MESSAGE, create_app
 from cinco.frontends.net.store import digest
 
@@ -339,7 +339,7 @@ def test_a_restarted_server_resumes_every_table(db: Path) -> None:
 
 
 def test_a_slow_client_is_dropped_not_waited_for() -> None:
-    from cinco.core.protocol import Accepted
+    from cinco.core.table.protocol import Accepted
     from cinco.frontends.net.server import CLOSE_TOO_SLOW, QUEUE_LIMIT, Client
 
     client = Client(websocket=None, viewer=0)  # type: ignore[arg-type]  # never sent to here

@@ -29,10 +29,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import cinco.frontends.net.server as server_module
-from cinco.core.commands import Command, Draw
-from cinco.core.events import TurnEnded, event_from_dict
-from cinco.core.hookspecs import hookimpl
-from cinco.core.protocol import (
+from cinco.core.engine.commands import Command, Draw
+from cinco.core.engine.events import TurnEnded, event_from_dict
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import GameState
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import BotSpec, Registry
+from cinco.core.table.protocol import (
     MAX_HINT_SECONDS,
     Accepted,
     Check,
@@ -42,9 +45,6 @@ from cinco.core.protocol import (
     Submit,
     message_from_json,
 )
-from cinco.core.registry import BotSpec, Registry
-from cinco.core.rules import LegalActions
-from cinco.core.state import GameState
 from cinco.frontends.net.client import Lobby, Session
 from cinco.frontends.net.server import Hub
 

@@ -30,10 +30,10 @@ pytest.importorskip("websockets")
 from live_server import CINCO, Server, first_legal, free_port, play
 from websockets.sync.client import connect
 
-from cinco.core.commands import Command
-from cinco.core.events import GameEnded, event_from_dict
-from cinco.core.protocol import PROTOCOL_VERSION, Accepted, Refused, Submit
-from cinco.core.recording import RecordFile, RecordWriter
+from cinco.core.engine.commands import Command
+from cinco.core.engine.events import GameEnded, event_from_dict
+from cinco.core.records.recording import RecordFile, RecordWriter
+from cinco.core.table.protocol import PROTOCOL_VERSION, Accepted, Refused, Submit
 from cinco.frontends.net.client import Lobby, NetError, Session
 from cinco.frontends.net.store import Store
 
@@ -571,8 +571,8 @@ def test_the_database_and_its_folder_are_the_owner_s_only(tmp_path: Path, umask:
 
 
 def test_records_and_the_saves_folder_are_the_owner_s_only(tmp_path: Path, umask: None) -> None:
-    from cinco.core.config import GameConfig
-    from cinco.core.game import Game
+    from cinco.core.engine.config import GameConfig
+    from cinco.core.game.game import Game
 
     record = RecordFile.create(tmp_path / "games" / "one.jsonl")
     record.close()

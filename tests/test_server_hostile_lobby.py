@@ -37,8 +37,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from cinco import hookimpl
-from cinco.core.protocol import Submit
-from cinco.core.registry import BotSpec, Registry
+from cinco.core.host.registry import BotSpec, Registry
+from cinco.core.table.protocol import Submit
 from cinco.frontends.net.client import Lobby, NetError, Session
 from cinco.frontends.net.lobby import MAX_BODY, MAX_DEPTH
 from cinco.frontends.net.server import Hub, create_app

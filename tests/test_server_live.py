@@ -22,9 +22,9 @@ pytest.importorskip("websockets")
 from live_server import CINCO, Server, bot_clients, cinco, first_legal, play
 from tmux_terminal import TMUX, Terminal
 
-from cinco.core.commands import Command
-from cinco.core.events import GameEnded, TurnEnded, event_from_dict
-from cinco.core.protocol import Accepted, Refused, Submit
+from cinco.core.engine.commands import Command
+from cinco.core.engine.events import GameEnded, TurnEnded, event_from_dict
+from cinco.core.table.protocol import Accepted, Refused, Submit
 from cinco.frontends.net.client import Lobby, Session
 
 

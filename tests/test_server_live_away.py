@@ -23,8 +23,8 @@ pytest.importorskip("websockets")
 from live_server import CINCO, Server
 from test_server_live import cinco
 
-from cinco.core.events import GameEnded, Notice, TurnEnded, event_from_dict
-from cinco.core.protocol import Clock, Submit
+from cinco.core.engine.events import GameEnded, Notice, TurnEnded, event_from_dict
+from cinco.core.table.protocol import Clock, Submit
 from cinco.frontends.net.client import Lobby, Session
 
 

@@ -37,11 +37,11 @@ websockets_sync = pytest.importorskip("websockets.sync.client")
 from live_server import Server, bot_clients, cinco, free_port, play  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
-from cinco.core.config import Seat  # noqa: E402
-from cinco.core.events import GameEnded, event_from_dict  # noqa: E402
-from cinco.core.protocol import Accepted, Subscribe  # noqa: E402
-from cinco.core.registry import default_registry  # noqa: E402
-from cinco.core.table import Table  # noqa: E402
+from cinco.core.engine.config import Seat  # noqa: E402
+from cinco.core.engine.events import GameEnded, event_from_dict  # noqa: E402
+from cinco.core.host.registry import default_registry  # noqa: E402
+from cinco.core.table.protocol import Accepted, Subscribe  # noqa: E402
+from cinco.core.table.table import Table  # noqa: E402
 from cinco.frontends.net.client import Lobby, NetError, Session  # noqa: E402
 from cinco.frontends.net.storage import open_store  # noqa: E402
 from cinco.frontends.net.store_pg import LEASE_SECONDS, POOL, LeaseLost, PgStore  # noqa: E402

@@ -23,8 +23,8 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 
-from cinco.core.events import Notice, event_from_dict
-from cinco.core.protocol import PROTOCOL_VERSION
+from cinco.core.engine.events import Notice, event_from_dict
+from cinco.core.table.protocol import PROTOCOL_VERSION
 from cinco.frontends.net.server import create_app
 
 Frame = dict[str, Any]

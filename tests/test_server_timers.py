@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from cinco.core.errors import CincoError, EventError
-from cinco.core.protocol import Clock, Subscribe, message_from_dict
+from cinco.core.engine.errors import CincoError, EventError
+from cinco.core.table.protocol import Clock, Subscribe, message_from_dict
 
 pytest.importorskip("starlette")
 
@@ -89,8 +89,8 @@ def test_the_clock_message_round_trips_and_is_version_2() -> None:
 
 def test_the_terminal_shows_the_clocks() -> None:
     import cinco
-    from cinco.core.config import Seat
-    from cinco.core.table import Table
+    from cinco.core.engine.config import Seat
+    from cinco.core.table.table import Table
 
     config = cinco.default_registry().configure(2, seats=[Seat("Ann"), Seat("Bob")])
     with Table.create(config) as table:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.events import TurnEnded, event_from_dict
+from cinco.core.engine.events import TurnEnded, event_from_dict
 from cinco.frontends.net.store import Store
 from cinco.frontends.net.writer import Writer
 

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 import cinco
-from cinco.core.config import Seat
-from cinco.core.events import Event, Notice
-from cinco.core.messages import render
-from cinco.core.protocol import Accepted, Refused
-from cinco.core.table import Table, stand_ins
+from cinco.core.engine.config import Seat
+from cinco.core.engine.events import Event, Notice
+from cinco.core.table.protocol import Accepted, Refused
+from cinco.core.table.table import Table, stand_ins
+from cinco.core.words.messages import render
 
 pytest.importorskip("starlette")
 

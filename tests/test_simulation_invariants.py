@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.board import SPACES
-from cinco.core.commands import Command, Draw, Exchange
-from cinco.core.config import Seat
-from cinco.core.events import (
+from cinco.core.engine.board import SPACES
+from cinco.core.engine.commands import Command, Draw, Exchange
+from cinco.core.engine.config import Seat
+from cinco.core.engine.events import (
     SPECTATOR,
     CardDrawn,
     CardPlayed,
@@ -32,12 +32,12 @@ from cinco.core.events import (
     Notice,
     TurnEnded,
 )
-from cinco.core.game import Game
-from cinco.core.hookspecs import hookimpl
-from cinco.core.record import load_record
-from cinco.core.registry import BotSpec, Registry
-from cinco.core.rules import LegalActions
-from cinco.core.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, GameState, fold
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, GameState, fold
+from cinco.core.game.game import Game
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import BotSpec, Registry
+from cinco.core.records.record import load_record
 from cinco.plugins.record_writer import RecordWriter
 
 CONFIGS = [

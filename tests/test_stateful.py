@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from positions import config_for
 
-from cinco.core.board import SPACES
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.errors import GameOver, IllegalCommand, NotYourTurn
-from cinco.core.events import TurnEnded
-from cinco.core.game import Game
-from cinco.core.state import HAND_LIMIT, TOKENS_PER_TEAM, fold
+from cinco.core.engine.board import SPACES
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.errors import GameOver, IllegalCommand, NotYourTurn
+from cinco.core.engine.events import TurnEnded
+from cinco.core.engine.state import HAND_LIMIT, TOKENS_PER_TEAM, fold
+from cinco.core.game.game import Game
 
 LAYOUTS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3)]
 

@@ -1,7 +1,7 @@
 """The frontends reach a game only through a table's seat handles (``docs/seat-protocol.md``).
 
 No module of ``frontends/`` (the Kivy app has its own check) may hold the referee's game: no
-``cinco.core.game`` import, no ``Game.``, no record writer, no referee state's hands or draw
+``cinco.core.game.game`` import, no ``Game.``, no record writer, no referee state's hands or draw
 pile, and never the seed of a configuration (it fixes every shuffle: S2).
 """
 
@@ -15,9 +15,9 @@ import pytest
 FRONTENDS = Path(__file__).resolve().parents[1] / "frontends"
 
 FORBIDDEN = [
-    (re.compile(r"^\s*(from|import)\s+cinco\.core\.game\b", re.M), "imports cinco.core.game"),
+    (re.compile(r"^\s*(from|import)\s+cinco\.core\.game\b", re.M), "imports cinco.core.game.game"),
     (re.compile(r"^\s*from\s+cinco\.core\s+import\s+[^\n]*\bgame\b", re.M), "imports the game"),
-    (re.compile(r"^\s*from\s+\.+core\.game\b", re.M), "imports cinco.core.game"),
+    (re.compile(r"^\s*from\s+\.+core\.game\b", re.M), "imports cinco.core.game.game"),
     (re.compile(r"\bGame\."), "uses Game."),
     (re.compile(r"\bRecordWriter\b"), "uses RecordWriter"),
     (re.compile(r"\.state\.hands\b"), "reads a referee state's hands"),
@@ -55,7 +55,7 @@ def test_no_frontend_module_touches_the_referee(path: Path) -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        "from cinco.core.game import Game\n",
+        "from cinco.core.game.game import Game\n",
         "game = Game.new(config)\n",
         "writer = RecordWriter(path)\n",
         "cards = table.state.hands[0]\n",

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from terminal_script import Played, play_script, resume
 
-from cinco.core.events import (
+from cinco.core.engine.events import (
     CardDrawn,
     CardPlayed,
     GameEnded,
@@ -22,10 +22,10 @@ from cinco.core.events import (
     TurnEnded,
     Undone,
 )
-from cinco.core.protocol import Accepted
-from cinco.core.record import load_record
-from cinco.core.state import fold
-from cinco.core.table import Table
+from cinco.core.engine.state import fold
+from cinco.core.records.record import load_record
+from cinco.core.table.protocol import Accepted
+from cinco.core.table.table import Table
 from cinco.frontends.main import main
 from cinco.frontends.options import PlayOptions
 
@@ -293,7 +293,7 @@ def test_a_record_that_cannot_be_written_is_saved_elsewhere(
 ) -> None:
     """The disk fails mid-game: the table stops the game, the terminal says why and saves
     the whole game in another file, which resumes."""
-    from cinco.core.recording import RecordFile
+    from cinco.core.records.recording import RecordFile
 
     real = RecordFile.append
     calls = {"n": 0}
@@ -465,7 +465,7 @@ def test_bad_options_are_clear(tmp_path: Path) -> None:
 
 def test_show_where_a_card_may_go(tmp_path: Path) -> None:
     """``N?`` marks the legal spaces of card N on the board (from the game's legal actions)."""
-    from cinco.core.registry import default_registry
+    from cinco.core.host.registry import default_registry
 
     options = options_for(2, None, (), {1: "greedy"}, 2)
     with Table.create(options.config(default_registry())) as table:
@@ -484,7 +484,7 @@ def test_show_where_a_card_may_go(tmp_path: Path) -> None:
 
 
 def test_a_bug_still_saves_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cinco.core.game import Game
+    from cinco.core.game.game import Game
 
     def broken(self: Game) -> None:
         raise RuntimeError("boom")
@@ -520,15 +520,15 @@ class DuelLayout:
 
     @staticmethod
     def cinco_register_layouts() -> list[object]:
-        from cinco.core.config import Layout
+        from cinco.core.engine.config import Layout
 
         return [Layout("duel", players=2, teams=2, description="two, face to face")]
 
 
 @pytest.fixture
 def duel(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cinco.core.hookspecs import hookimpl
-    from cinco.core.registry import Registry
+    from cinco.core.host.hookspecs import hookimpl
+    from cinco.core.host.registry import Registry
     from cinco.frontends import options
     from cinco.frontends.terminal import app
 

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cinco.core.board import SPACES
-from cinco.core.config import GameConfig
-from cinco.core.events import (
+from cinco.core.engine.board import SPACES
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.events import (
     SPECTATOR,
     CardDrawn,
     CardPlayed,
@@ -24,10 +24,10 @@ from cinco.core.events import (
     HandDiscarded,
     TurnEnded,
 )
-from cinco.core.protocol import Accepted
-from cinco.core.record import load_record
-from cinco.core.state import FREE, fold
-from cinco.core.table import Table
+from cinco.core.engine.state import FREE, fold
+from cinco.core.records.record import load_record
+from cinco.core.table.protocol import Accepted
+from cinco.core.table.table import Table
 from cinco.frontends.board_view import render_board
 from cinco.frontends.main import main
 from cinco.frontends.narration import Narrator, describe_result
@@ -199,7 +199,7 @@ def test_replay_without_terminal_prints_the_game(record: Path) -> None:
 def test_replay_leaves_out_undone_moves(tmp_path: Path) -> None:
     """A record with an undo in it: the replay's moves are the ones that count, and the last
     step is the game as it stands."""
-    from cinco.core.commands import PlayCard
+    from cinco.core.engine.commands import PlayCard
     from cinco.frontends.terminal.replay import step_counts
 
     path = tmp_path / "undo.jsonl"

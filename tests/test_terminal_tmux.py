@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from tmux_terminal import TMUX, Terminal
 
-from cinco.core.events import CardPlayed, TurnEnded, Undone
-from cinco.core.record import load_record
-from cinco.core.state import fold
+from cinco.core.engine.events import CardPlayed, TurnEnded, Undone
+from cinco.core.engine.state import fold
+from cinco.core.records.record import load_record
 
 pytestmark = pytest.mark.tmux
 

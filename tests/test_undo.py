@@ -1,12 +1,12 @@
 """Undo: linear in the log however many undos it holds, and it never shows anyone a card.
 
-An :class:`~cinco.core.events.Undone` event takes the game back to the state after the log's
+An :class:`~cinco.core.engine.events.Undone` event takes the game back to the state after the log's
 first ``back_to`` events. Folding that by re-folding the log before it made every undo replay
 each earlier one: the cost doubled with each undo (issue 23). The work is counted here as calls
-of :func:`cinco.core.state.evolve` (the step every fold is made of), never as time; a fold
+of :func:`cinco.core.engine.state.evolve` (the step every fold is made of), never as time; a fold
 over budget stops at once, so that an exponential one fails instead of running for hours.
 
-At a table (:class:`~cinco.core.table.Table`), an undo must not tell any person (a seat no bot
+At a table (:class:`~cinco.core.table.table.Table`), an undo must not tell any person (a seat no bot
 plays) where a card is that they could not know without it. Precisely: every card an event
 taken back by the undo showed a person face up (a play shows its card to everyone; a draw or
 an exchange shows the cards to its seat) must, after the undo, be in that person's own hand,
@@ -25,16 +25,16 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cinco.core import state as state_module
-from cinco.core.commands import Draw, PlayCard
-from cinco.core.config import GameConfig, Seat
-from cinco.core.events import CardDrawn, CardPlayed, Event, HandDiscarded, Undone
-from cinco.core.game import Game
-from cinco.core.protocol import Accepted, Refused
-from cinco.core.record import dumps, header, load_record, loads
-from cinco.core.state import GameState, fold
-from cinco.core.table import SeatHandle, Table, turns
-from cinco.core.verify import check_log
+from cinco.core.engine import state as state_module
+from cinco.core.engine.commands import Draw, PlayCard
+from cinco.core.engine.config import GameConfig, Seat
+from cinco.core.engine.events import CardDrawn, CardPlayed, Event, HandDiscarded, Undone
+from cinco.core.engine.state import GameState, fold
+from cinco.core.engine.verify import check_log
+from cinco.core.game.game import Game
+from cinco.core.records.record import dumps, header, load_record, loads
+from cinco.core.table.protocol import Accepted, Refused
+from cinco.core.table.table import SeatHandle, Table, turns
 
 #: A fold of a log may evolve each event this many times over (a game stores an event once
 #: and checks its turn once more) ...

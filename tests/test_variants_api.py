@@ -29,10 +29,10 @@ from cinco import (
     hookimpl,
     load_record,
 )
-from cinco.core import standard_rules
-from cinco.core.commands import Command, PlayCard
-from cinco.core.loading import PluginSource
-from cinco.core.state import GameState
+from cinco.core.engine import standard_rules
+from cinco.core.engine.commands import Command, PlayCard
+from cinco.core.engine.state import GameState
+from cinco.core.host.loading import PluginSource
 
 
 class NoExchange:

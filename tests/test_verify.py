@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from cinco import Game, GameConfig, RecordError, Seat, default_registry, load_record
-from cinco.core.events import CardPlayed, EventError, TurnEnded
-from cinco.core.record import dumps, header
-from cinco.core.verify import TurnError, check_turns
+from cinco.core.engine.events import CardPlayed, EventError, TurnEnded
+from cinco.core.engine.verify import TurnError, check_turns
+from cinco.core.records.record import dumps, header
 
 SETUP = 2 + 4 * 2
 

@@ -23,13 +23,13 @@ from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
-from cinco.core import i18n
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.errors import CincoError
-from cinco.core.events import Viewer
-from cinco.core.i18n import _
-from cinco.core.protocol import Accepted, Refused
-from cinco.core.registry import Registry
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.errors import CincoError
+from cinco.core.engine.events import Viewer
+from cinco.core.host.registry import Registry
+from cinco.core.table.protocol import Accepted, Refused
+from cinco.core.words import i18n
+from cinco.core.words.i18n import _
 from cinco.frontends.board_view import use_team_styles
 from cinco.frontends.options import PlayOptions
 

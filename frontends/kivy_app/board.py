@@ -1,4 +1,5 @@
-"""The board: 91 hexagons in the real geometry of :mod:`cinco.core.board`, scaled to the widget.
+"""The board: 91 hexagons in the real geometry of :mod:`cinco.core.engine.board`, scaled to the
+widget.
 
 The widget only draws what it is given (whose token is where, which spaces to light up, the
 last move, the winning line) and reports taps on spaces; it knows no rules.
@@ -33,8 +34,8 @@ from kivy.metrics import dp
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
-from cinco.core.board import RADIUS, SPACES, coordinates, space_at
-from cinco.core.state import BLOCKED, FREE
+from cinco.core.engine.board import RADIUS, SPACES, coordinates, space_at
+from cinco.core.engine.state import BLOCKED, FREE
 
 from . import motion, shading, theme
 

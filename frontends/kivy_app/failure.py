@@ -49,7 +49,7 @@ class Failure:
 
 
 def log_path() -> Path:
-    from cinco.core.saves import data_dir
+    from cinco.core.records.saves import data_dir
 
     return data_dir() / LOG_NAME
 

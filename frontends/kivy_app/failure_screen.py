@@ -17,7 +17,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
-from cinco.core.i18n import _
+from cinco.core.words.i18n import _
 
 from . import theme
 from .failure import Failure, report

@@ -1,6 +1,6 @@
 """The one interface the game screens talk to: a game at this device, or a seat at a server.
 
-:class:`~.session.TableSession` (a local :class:`~cinco.core.table.Table` and its seat
+:class:`~.session.TableSession` (a local :class:`~cinco.core.table.table.Table` and its seat
 handles) and :class:`~.online.RemoteSession` (one seat's, or a spectator's, stream from
 ``cinco serve``) both implement :class:`GameSession`; :class:`~.app.CincoApp` and the
 screens use nothing else. Plain Python: no Kivy here.
@@ -19,12 +19,12 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Protocol
 
-from cinco.core.commands import Command
-from cinco.core.config import GameConfig
-from cinco.core.events import Viewer
-from cinco.core.protocol import Accepted, Refused
-from cinco.core.rules import LegalActions
-from cinco.core.state import GameState
+from cinco.core.engine.commands import Command
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.events import Viewer
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import GameState
+from cinco.core.table.protocol import Accepted, Refused
 
 
 class GameSession(Protocol):

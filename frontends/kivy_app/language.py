@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cinco.core import i18n
+from cinco.core.words import i18n
 
 from . import settings
 

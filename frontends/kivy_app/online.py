@@ -28,12 +28,14 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from cinco.core.commands import Command, Draw, Exchange
-from cinco.core.config import GameConfig
-from cinco.core.errors import CincoError
-from cinco.core.events import SPECTATOR, CardPlayed, Event, GameEnded, Undone, Viewer
-from cinco.core.i18n import N_, _
-from cinco.core.protocol import (
+from cinco.core.engine.commands import Command, Draw, Exchange
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.errors import CincoError
+from cinco.core.engine.events import SPECTATOR, CardPlayed, Event, GameEnded, Undone, Viewer
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import GameState
+from cinco.core.host.registry import Registry
+from cinco.core.table.protocol import (
     Accepted,
     Check,
     Envelope,
@@ -44,9 +46,7 @@ from cinco.core.protocol import (
     Submit,
     Undo,
 )
-from cinco.core.registry import Registry
-from cinco.core.rules import LegalActions
-from cinco.core.state import GameState
+from cinco.core.words.i18n import N_, _
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.net.client import Lobby, NetError, RemoteView, Session
 from cinco.frontends.net.play import SERVER_WORDS, refusal_text

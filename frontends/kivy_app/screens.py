@@ -18,13 +18,13 @@ from kivy.uix.dropdown import DropDown
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
-from cinco.core.config import DEFAULT_NAMES
-from cinco.core.errors import CincoError
-from cinco.core.events import SPECTATOR, Event, GameStarted
-from cinco.core.i18n import _, ngettext
-from cinco.core.record import load_record
-from cinco.core.registry import Registry
-from cinco.core.state import FREE, GameState, fold
+from cinco.core.engine.config import DEFAULT_NAMES
+from cinco.core.engine.errors import CincoError
+from cinco.core.engine.events import SPECTATOR, Event, GameStarted
+from cinco.core.engine.state import FREE, GameState, fold
+from cinco.core.host.registry import Registry
+from cinco.core.records.record import load_record
+from cinco.core.words.i18n import _, ngettext
 from cinco.frontends.narration import Narrator
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions
 

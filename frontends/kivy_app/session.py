@@ -1,6 +1,6 @@
 """What happens at the table, without any Kivy: plain Python, tested without a display.
 
-A :class:`TableSession` holds one :class:`~cinco.core.table.Table` and the seat handles of the
+A :class:`TableSession` holds one :class:`~cinco.core.table.table.Table` and the seat handles of the
 people at it (and a spectator's), and answers the questions a screen asks: whose cards may be
 shown now, whether the tablet must be passed first, what the table says about Draw, Exchange
 and Undo (asked of the table, never worked out here), and what happened so far in words (the
@@ -8,7 +8,7 @@ shared :class:`~cinco.frontends.narration.Narrator`, fed by each handle's stream
 sees the referee's game: only the handles' projected views. The table saves every event to
 the game's record as it goes, so "Continue" finds it again.
 
->>> from cinco.core.config import GameConfig, Seat
+>>> from cinco.core.engine.config import GameConfig, Seat
 >>> config = GameConfig.for_players(2, seed=4, first_seat=0)
 >>> session = TableSession.new(config, path=None)
 >>> session.humans, session.needs_privacy(shown=None)
@@ -26,9 +26,9 @@ from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 
-from cinco.core.commands import Command, Draw, Exchange
-from cinco.core.config import GameConfig
-from cinco.core.events import (
+from cinco.core.engine.commands import Command, Draw, Exchange
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.events import (
     SPECTATOR,
     CardPlayed,
     Event,
@@ -38,12 +38,11 @@ from cinco.core.events import (
     Undone,
     Viewer,
 )
-from cinco.core.i18n import _
-from cinco.core.protocol import Accepted, Envelope, Message, Refused
-from cinco.core.record import load_record
-from cinco.core.registry import Registry
-from cinco.core.rules import LegalActions
-from cinco.core.saves import (
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import GameState
+from cinco.core.host.registry import Registry
+from cinco.core.records.record import load_record
+from cinco.core.records.saves import (
     DATA_DIR_ENV,
     data_dir,
     games_dir,
@@ -51,8 +50,9 @@ from cinco.core.saves import (
     saved_games,
     unfinished_games,
 )
-from cinco.core.state import GameState
-from cinco.core.table import SeatHandle, Table, TableStatus, turns
+from cinco.core.table.protocol import Accepted, Envelope, Message, Refused
+from cinco.core.table.table import SeatHandle, Table, TableStatus, turns
+from cinco.core.words.i18n import _
 from cinco.frontends.narration import LogLine, Narrator, describe_result
 
 __all__ = [

@@ -25,7 +25,7 @@ FILE = "app-settings.json"
 
 
 def path(folder: Path | None = None) -> Path:
-    from cinco.core.saves import data_dir
+    from cinco.core.records.saves import data_dir
 
     return (folder or data_dir()) / FILE
 

@@ -83,7 +83,7 @@ def synthesise(kind: str) -> bytes:
 
 def sound_file(kind: str, folder: Path | None = None) -> Path:
     """Where sound *kind* is kept, made now if it is not there yet."""
-    from cinco.core.saves import data_dir
+    from cinco.core.records.saves import data_dir
 
     path = (folder or data_dir()) / "sounds" / f"{kind}-v{VERSION}.wav"
     if not path.exists():

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cinco.core.errors import CincoError
-from cinco.core.i18n import _
-from cinco.core.registry import Registry, default_registry, level_label
+from cinco.core.engine.errors import CincoError
+from cinco.core.host.registry import Registry, default_registry, level_label
+from cinco.core.words.i18n import _
 
 from .widgets import SeatRow
 

@@ -22,9 +22,11 @@ from urllib.parse import urlsplit, urlunsplit
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
-from cinco.core.errors import CincoError
-from cinco.core.events import GameEnded, GameStarted, TurnEnded, Undone
-from cinco.core.protocol import (
+from cinco.core.engine.errors import CincoError
+from cinco.core.engine.events import GameEnded, GameStarted, TurnEnded, Undone
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import GameState, Timeline
+from cinco.core.table.protocol import (
     Accepted,
     Clock,
     Envelope,
@@ -35,8 +37,6 @@ from cinco.core.protocol import (
     Subscribe,
     message_from_json,
 )
-from cinco.core.rules import LegalActions
-from cinco.core.state import GameState, Timeline
 
 #: Seconds to wait between attempts to connect again (then the last one, until it gives up).
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0)

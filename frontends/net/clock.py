@@ -4,7 +4,7 @@ The server's clocks are the authority: :class:`Clocks` measures with a monotonic
 it is given (``time.monotonic`` by default, a fake in tests), so that time runs out without
 anyone sleeping. One clock runs at a time: the person's whose turn it is; when their turn ends
 it stops and gains the increment. A clock that reaches zero has run out: the server lets a bot
-move for that player (:meth:`cinco.core.table.Table.play_for`) and tells everyone.
+move for that player (:meth:`cinco.core.table.table.Table.play_for`) and tells everyone.
 
 >>> now = [100.0]
 >>> clocks = Clocks(TimeControl.parse("300+10"), 2, now=lambda: now[0])
@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cinco.core.errors import CincoError
-from cinco.core.i18n import _
+from cinco.core.engine.errors import CincoError
+from cinco.core.words.i18n import _
 
 #: The longest reserve or increment a table may set (a day): anything longer is a mistake.
 LONGEST = 24 * 3600.0
@@ -54,7 +54,7 @@ class TimeControl:
         >>> TimeControl.parse("5 minutes")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        cinco.core.errors.CincoError: A turn timer is RESERVE[+INCREMENT] in seconds ...
+        cinco.core.engine.errors.CincoError: A turn timer is RESERVE[+INCREMENT] in seconds ...
         """
         found = _SPEC.match(text) if isinstance(text, str) else None
         if found is None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from cinco.core.errors import CincoError
-from cinco.core.i18n import N_, _, ngettext
+from cinco.core.engine.errors import CincoError
+from cinco.core.words.i18n import N_, _, ngettext
 
 DEFAULT_PORT = 8765
 

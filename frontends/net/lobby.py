@@ -19,8 +19,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from cinco.core.errors import CincoError
-from cinco.core.registry import Registry
+from cinco.core.engine.errors import CincoError
+from cinco.core.host.registry import Registry
 
 from .clock import LONGEST, TimeControl
 

@@ -17,13 +17,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
 
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.events import SPECTATOR, Viewer
-from cinco.core.i18n import N_, _
-from cinco.core.messages import render as render_message
-from cinco.core.oracle import RulesOracle
-from cinco.core.protocol import Envelope, Hint, Hinted, Message, Refused, Submit, Undo
-from cinco.core.registry import Bot, BotContext, Registry, default_registry
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.events import SPECTATOR, Viewer
+from cinco.core.engine.oracle import RulesOracle
+from cinco.core.host.registry import Bot, BotContext, Registry, default_registry
+from cinco.core.table.protocol import Envelope, Hint, Hinted, Message, Refused, Submit, Undo
+from cinco.core.words.i18n import N_, _
+from cinco.core.words.messages import render as render_message
 from cinco.frontends.narration import Narrator, describe_result
 
 from .client import Lobby, NetError, RemoteView, Session
@@ -32,7 +32,7 @@ from .seats import SeatBook, who_of
 T = TypeVar("T")
 
 #: Words for the server's own refusals (the rules' and the table's come from
-#: :func:`cinco.core.messages.render`).
+#: :func:`cinco.core.words.messages.render`).
 SERVER_WORDS = {
     "not_started": N_("The game has not started yet: some seats are still free."),
     "rate_limited": N_("Too many requests: slow down."),

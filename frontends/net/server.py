@@ -1,9 +1,9 @@
 """``cinco serve``: one process holding many tables, as an ASGI app (Starlette).
 
-Each table is a :class:`cinco.core.table.Table` whose events go to the SQLite store
+Each table is a :class:`cinco.core.table.table.Table` whose events go to the SQLite store
 (:mod:`cinco.frontends.net.store`) before anyone is sent them. The server holds one seat handle
 per person's seat and one spectator's handle per table; every WebSocket gets its viewer's
-handle's stream, as the seat protocol's JSON (:mod:`cinco.core.protocol`), nothing else.
+handle's stream, as the seat protocol's JSON (:mod:`cinco.core.table.protocol`), nothing else.
 
 HTTP (the lobby), all JSON:
 
@@ -54,10 +54,12 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cinco.core.config import Seat
-from cinco.core.errors import CincoError, EventError
-from cinco.core.events import SPECTATOR, GameEnded, Viewer, event_from_dict
-from cinco.core.protocol import (
+from cinco.core.engine.config import Seat
+from cinco.core.engine.errors import CincoError, EventError
+from cinco.core.engine.events import SPECTATOR, GameEnded, Viewer, event_from_dict
+from cinco.core.host.registry import Registry, default_registry
+from cinco.core.records.record import dumps, header
+from cinco.core.table.protocol import (
     Accepted,
     Check,
     Clock,
@@ -71,9 +73,7 @@ from cinco.core.protocol import (
     Undo,
     request_from_json,
 )
-from cinco.core.record import dumps, header
-from cinco.core.registry import Registry, default_registry
-from cinco.core.table import EventSink, SeatHandle, Table
+from cinco.core.table.table import EventSink, SeatHandle, Table
 
 from .clock import Clocks, TimeControl
 from .lobby import (

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from cinco.core.table import EventSink
+from cinco.core.table.table import EventSink
 
 from .store import SeatRow, Store, StoreError, TableRow
 

@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cinco.core.events import Event
-from cinco.core.record import dumps
-from cinco.core.recording import FILE_MODE, private_dir, try_lock
+from cinco.core.engine.events import Event
+from cinco.core.records.record import dumps
+from cinco.core.records.recording import FILE_MODE, private_dir, try_lock
 
 from .seats import digest
 from .writer import CannotWrite, Statement, Writer
@@ -108,7 +108,7 @@ def lock(path: Path) -> Path:
     """Take the lock of the SQLite file *path* for this process, or raise
     :class:`StoreError`: one server per file. Two would each hold their own copy of a table
     and answer the same turn twice (SQLite's own locks keep the file whole, not the game).
-    The lock is an advisory lock (:func:`cinco.core.recording.try_lock`, as for records) on
+    The lock is an advisory lock (:func:`cinco.core.records.recording.try_lock`, as for records) on
     ``PATH.lock`` beside the file, which holds the process id of its holder; the operating
     system lets it go when the process ends, however it ends. Returns what :func:`unlock`
     takes, once every store of this process on *path* is closed."""
@@ -405,7 +405,7 @@ def read_clocks(row: Sequence[Any] | None) -> dict[str, Any] | None:
 
 class SqliteSink:
     """One table's events, appended to the ``events`` table (a
-    :class:`cinco.core.table.EventSink`). Used in the table's own thread: :meth:`append`
+    :class:`cinco.core.table.table.EventSink`). Used in the table's own thread: :meth:`append`
     keeps the turn's events, :meth:`commit` hands them to the file's :class:`Writer` and
     returns once they are on disk."""
 

@@ -1,7 +1,7 @@
 """The terminal game loop: setup, turns of people and bots, hot-seat privacy, the end.
 
 :func:`play` is what ``cinco`` (``--frontend cli``) runs. The loop holds no rules and no game:
-it opens a :class:`~cinco.core.table.Table`, takes a seat handle for every person at the
+it opens a :class:`~cinco.core.table.table.Table`, takes a seat handle for every person at the
 screen (and one for a spectator), draws only what a handle's view shows, tells the moves from
 each handle's own stream, sends commands through the handle, and shows the table's reason
 when one is refused.
@@ -16,15 +16,15 @@ import time
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.errors import CincoError
-from cinco.core.events import SPECTATOR, Viewer
-from cinco.core.i18n import _
-from cinco.core.protocol import Accepted, Envelope, Message, Refused
-from cinco.core.registry import Registry, default_registry
-from cinco.core.rules import LegalActions
-from cinco.core.saves import new_record_path
-from cinco.core.table import SeatHandle, Table, TableStatus
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.errors import CincoError
+from cinco.core.engine.events import SPECTATOR, Viewer
+from cinco.core.engine.rules import LegalActions
+from cinco.core.host.registry import Registry, default_registry
+from cinco.core.records.saves import new_record_path
+from cinco.core.table.protocol import Accepted, Envelope, Message, Refused
+from cinco.core.table.table import SeatHandle, Table, TableStatus
+from cinco.core.words.i18n import _
 from cinco.frontends.board_view import use_team_styles
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.options import PlayOptions, clean_name

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cinco.core.i18n import _, ngettext
-from cinco.core.params import STANDARD_PARAMS, GameParams
+from cinco.core.engine.params import STANDARD_PARAMS, GameParams
+from cinco.core.words.i18n import _, ngettext
 from cinco.frontends.narration import number_word
 
 

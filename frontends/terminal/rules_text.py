@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cinco.core.errors import CincoError
-from cinco.core.i18n import N_, _
+from cinco.core.engine.errors import CincoError
+from cinco.core.words.i18n import N_, _
 
 if TYPE_CHECKING:
-    from cinco.core.registry import Registry
+    from cinco.core.host.registry import Registry
 
 
 #: The rules, one translatable unit per paragraph (a heading, a list, a paragraph): a
@@ -105,7 +105,7 @@ def print_rules(variants: Sequence[str] = ()) -> None:
     terminal, as plain Markdown otherwise."""
     from rich.markdown import Markdown
 
-    from cinco.core.registry import default_registry
+    from cinco.core.host.registry import default_registry
     from cinco.frontends.terminal.screen import Screen
 
     text = rules_markdown()

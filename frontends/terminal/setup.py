@@ -9,9 +9,9 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import replace
 
-from cinco.core.config import DEFAULT_NAMES
-from cinco.core.i18n import _
-from cinco.core.registry import Registry
+from cinco.core.engine.config import DEFAULT_NAMES
+from cinco.core.host.registry import Registry
+from cinco.core.words.i18n import _
 from cinco.frontends.board_view import team_name, team_symbol
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions, clean_name
 from cinco.frontends.terminal.screen import QuitGame, Screen

@@ -1,7 +1,8 @@
 """The table as one viewer sees it: the board, the players, the piles, the log, the hand.
 
 Everything drawn here comes from a projection (a seat handle's
-:attr:`~cinco.core.table.SeatHandle.view`, or a replay's fold) and the viewer's narrator; legal
+:attr:`~cinco.core.table.table.SeatHandle.view`, or a replay's fold) and the viewer's narrator;
+legal
 spaces come from the handle's legal actions. At 80×24 the board sits
 beside a side panel; a bigger window gets a bigger board and a longer log.
 """
@@ -16,9 +17,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cinco.core.events import Viewer
-from cinco.core.i18n import N_, _, ngettext
-from cinco.core.state import GameState
+from cinco.core.engine.events import Viewer
+from cinco.core.engine.state import GameState
+from cinco.core.words.i18n import N_, _, ngettext
 from cinco.frontends.board_view import (
     board_width,
     legend,

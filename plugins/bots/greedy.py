@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from cinco.core.board import SPACES, windows
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import N_
-from cinco.core.registry import BotContext, BotSpec
-from cinco.core.rules import LegalActions
-from cinco.core.state import FREE, GameState
+from cinco.core.engine.board import SPACES, windows
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import FREE, GameState
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import BotContext, BotSpec
+from cinco.core.words.i18n import N_
 
 from .kernel import geometry, line_weights
 

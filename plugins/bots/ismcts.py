@@ -36,11 +36,11 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from cinco.core import thinking
-from cinco.core.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import N_
-from cinco.core.registry import BotContext, BotSpec
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.host import thinking
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import BotContext, BotSpec
+from cinco.core.words.i18n import N_
 
 # The search itself (tree, loop, rollouts) is in .search, compiled with the kernel when a
 # compiled build exists; these names are re-exported for the bot's users.
@@ -57,9 +57,9 @@ from .search import (
 )
 
 if TYPE_CHECKING:
-    from cinco.core.rules import LegalActions
-    from cinco.core.state import GameState
-    from cinco.core.thinking import Limit
+    from cinco.core.engine.rules import LegalActions
+    from cinco.core.engine.state import GameState
+    from cinco.core.host.thinking import Limit
 
 LEVELS: dict[str, Settings] = {
     # A beginner: little thought, no preference for keeping a hand, sloppy rollouts.
@@ -121,7 +121,7 @@ class IsmctsBot:
 def _run(
     search: Search, iterations: int | None, deadline: float | None, limit: Limit | None
 ) -> None:
-    """Search to the budget; with a *limit* (someone waits: :mod:`cinco.core.thinking`), in
+    """Search to the budget; with a *limit* (someone waits: :mod:`cinco.core.host.thinking`), in
     short slices, never past its deadline, and no further once it is called off."""
     if limit is None:
         search.run(iterations, deadline)

@@ -1,10 +1,11 @@
 """A fast, mutable simulation kernel of Cinco for bots' look-ahead (rollouts, search).
 
-The reference engine (:func:`cinco.core.rules.decide` and :func:`cinco.core.state.evolve`)
+The reference engine (:func:`cinco.core.engine.rules.decide` and
+:func:`cinco.core.engine.state.evolve`)
 is built for correctness, records and projections: immutable states, events, hooks. A search
 bot needs millions of moves, so this kernel plays the same rules on plain lists:
 
-* each window of five cells (:func:`cinco.core.board.windows`) keeps a token count per team,
+* each window of five cells (:func:`cinco.core.engine.board.windows`) keeps a token count per team,
   so placing a token touches only the few windows through its space;
 * ``threats[team]`` is the set of free spaces that would complete a line of five for *team*,
   kept up to date on every placement. A placement wins (E1) exactly when its space is in the
@@ -12,9 +13,10 @@ bot needs millions of moves, so this kernel plays the same rules on plain lists:
 * the free spaces are a sorted list: the spaces a card reaches (A1) are a slice of it.
 
 It knows the standard rules and the Joker variant (V1), played by any game parameters
-(:class:`~cinco.core.params.GameParams`: hand limit, deal, cards per draw, exchange size,
+(:class:`~cinco.core.engine.params.GameParams`: hand limit, deal, cards per draw, exchange size,
 winning length, tokens per team, blocked spaces), which it reads from the configuration.
-:func:`supports` says whether a game's :class:`~cinco.core.rules.RuleSet` holds other placement
+:func:`supports` says whether a game's :class:`~cinco.core.engine.rules.RuleSet` holds other
+placement
 or end-of-game rules; :class:`RuleSetKernel` then asks the game's own rule hooks on every move
 (slowly, but always right). A variant that only allows or forbids draws and exchanges
 (``cinco_action_allowed``) keeps the fast kernel: only those questions go to its rules.
@@ -25,7 +27,7 @@ with a C compiler (``setup.py``), and runs as plain Python otherwise (:mod:`.bui
 locals, ``Final`` literal constants, and ``if COMPILED:`` where the compiled code and the
 interpreter want different code for the same answer.
 
->>> from cinco.core.config import GameConfig
+>>> from cinco.core.engine.config import GameConfig
 >>> k = Kernel(GameConfig.for_players(2, first_seat=0), rng=random.Random(1))
 >>> k.deal()
 >>> len(k.hands[0]), len(k.draw), k.seat
@@ -40,19 +42,20 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
-from cinco.core import board as _board
-from cinco.core import state as _state
-from cinco.core.board import line_through, windows
-from cinco.core.params import DRAW, EXCHANGE
-from cinco.core.state import GameState
+from cinco.core.engine import board as _board
+from cinco.core.engine import state as _state
+from cinco.core.engine.board import line_through, windows
+from cinco.core.engine.params import DRAW, EXCHANGE
+from cinco.core.engine.state import GameState
 
 if TYPE_CHECKING:
-    from cinco.core.config import GameConfig
-    from cinco.core.rules import Rules
+    from cinco.core.engine.config import GameConfig
+    from cinco.core.engine.rules import Rules
 
 Windows = tuple[tuple[int, ...], ...]
 
-#: The board's constants (:mod:`cinco.core.board`, :mod:`cinco.core.state`) as literals: a
+#: The board's constants (:mod:`cinco.core.engine.board`, :mod:`cinco.core.engine.state`) as
+#: literals: a
 #: compiled build inlines a ``Final`` literal, where an imported name is a dictionary look-up
 #: on every use.
 SPACES: Final = 90
@@ -228,7 +231,7 @@ def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
 
 def reference_shuffler(seed: int) -> Shuffler:
     """The reshuffles of the reference engine for a game with *seed* (A6), for replaying a
-    real game exactly (:func:`cinco.core.rules.reshuffle_order`)."""
+    real game exactly (:func:`cinco.core.engine.rules.reshuffle_order`)."""
 
     def shuffle(pile: list[int], shuffles: int) -> list[int]:
         order = list(pile)
@@ -238,8 +241,8 @@ def reference_shuffler(seed: int) -> Shuffler:
     return shuffle
 
 
-#: The rule plugins the kernel plays exactly (see ``cinco.core.rules.Rules.owners``).
-KNOWN_RULES = ("cinco.core.standard_rules", "cinco.plugins.joker.JokerRules")
+#: The rule plugins the kernel plays exactly (see ``cinco.core.engine.rules.Rules.owners``).
+KNOWN_RULES = ("cinco.core.engine.standard_rules", "cinco.plugins.joker.JokerRules")
 
 
 def _owners(rules: Rules, hook: str) -> tuple[str, ...]:
@@ -299,7 +302,7 @@ class Kernel:
     """One game's full state (a referee's, or a determinisation of a player's view), mutable.
 
     The draw pile is kept top *last* (``list.pop``); everything else mirrors
-    :class:`~cinco.core.state.GameState`.
+    :class:`~cinco.core.engine.state.GameState`.
     """
 
     __slots__ = (
@@ -821,8 +824,8 @@ class Kernel:
 
 class RuleSetKernel(Kernel):
     """A kernel for games whose rules it does not know: placement and the end of the game are
-    asked of the game's :class:`~cinco.core.rules.Rules` (its hooks) on every move, through
-    a :class:`~cinco.core.state.GameState` built for the question. Slow, but exact."""
+    asked of the game's :class:`~cinco.core.engine.rules.Rules` (its hooks) on every move, through
+    a :class:`~cinco.core.engine.state.GameState` built for the question. Slow, but exact."""
 
     __slots__ = ("rules",)
 
@@ -863,7 +866,7 @@ class RuleSetKernel(Kernel):
         return True
 
     def _played(self, card: int, space: int | None) -> None:
-        from cinco.core.commands import PlayCard
+        from cinco.core.engine.commands import PlayCard
 
         seat = self.seat
         self.discard.append(card)
@@ -873,14 +876,14 @@ class RuleSetKernel(Kernel):
             self._advance()
 
     def take(self) -> None:
-        from cinco.core.commands import Draw
+        from cinco.core.engine.commands import Draw
 
         self._draw_one(self.hands[self.seat])
         if not self._check_end(Draw(self.seat)):
             self._advance()
 
     def exchange(self) -> None:
-        from cinco.core.commands import Exchange
+        from cinco.core.engine.commands import Exchange
 
         self._swap_hand()
         if not self._check_end(Exchange(self.seat)):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from cinco.core.commands import Command
-from cinco.core.hookspecs import hookimpl
-from cinco.core.i18n import N_
-from cinco.core.registry import BotContext, BotSpec
-from cinco.core.rules import LegalActions
-from cinco.core.state import GameState
+from cinco.core.engine.commands import Command
+from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.state import GameState
+from cinco.core.host.hookspecs import hookimpl
+from cinco.core.host.registry import BotContext, BotSpec
+from cinco.core.words.i18n import N_
 
 
 class RandomBot:

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from cinco.core.state import GameState
+from cinco.core.engine.state import GameState
 
 from .kernel import (
     COMPILED,
@@ -35,7 +35,7 @@ from .kernel import (
 )
 
 if TYPE_CHECKING:
-    from cinco.core.rules import Rules
+    from cinco.core.engine.rules import Rules
 
 #: Move keys besides spaces (1–90).
 DRAW: Final = -1

@@ -1,0 +1,1 @@
+"""Hosting bots outside the table (processes, isolation) and tournaments between them."""

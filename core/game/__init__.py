@@ -1,0 +1,1 @@
+"""One game with its plugins: commands in, events out."""

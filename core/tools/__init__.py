@@ -1,0 +1,1 @@
+"""Developers' tools: catalogue upkeep and the hook reference."""
