@@ -1,28 +1,53 @@
 """Build the bots' hot modules with mypyc; everything else is in pyproject.toml.
 
-``pip install .`` (or ``-e .``) compiles ``plugins/bots/kernel.py`` and
-``plugins/bots/search.py`` into extension modules with mypyc (a build requirement) and the C
-compiler. The build never fails for want of them: without mypyc, without a C compiler, with a
-compile error, or with ``CINCO_PURE_PYTHON=1``, it prints one line and installs the
-pure-Python modules, which are the same source (``docs/bots.md``, "Compiled kernel").
+``pip install .`` (or ``-e .``) compiles the bots' hot modules, ``plugins/bots/kernel.py`` and
+``plugins/bots/search.py`` (the list is ``COMPILED_MODULES`` in ``plugins/bots/builds.py``),
+into extension modules with mypyc (a build requirement) and the C compiler. The build never
+fails for want of them: without mypyc, without a C compiler, with a compile error, or with
+``CINCO_PURE_PYTHON=1``, it prints one line and installs the pure-Python modules, which are
+the same source (``docs/bots.md``, "Compiled kernel").
 
 mypyc is only run when extensions are really built (not for pip's metadata steps).
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import importlib.machinery
 import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
+#: The module that chooses a build at run time, and names what a build holds.
+BUILDS = ROOT / "plugins" / "bots" / "builds.py"
+
+
+def builds_constant(name: str) -> Any:
+    """The literal value of *name* in ``plugins/bots/builds.py``, read from its source (the
+    package being built cannot be imported yet)."""
+    for node in ast.parse(BUILDS.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets = [node.target]
+        else:
+            continue
+        if any(isinstance(target, ast.Name) and target.id == name for target in targets):
+            return ast.literal_eval(node.value)
+    raise LookupError(f"{BUILDS} assigns no literal {name}")
+
+
 #: The compiled modules (their package is ``cinco.plugins.bots``, in ``plugins/bots``).
-HOT = ("kernel", "search")
+HOT: tuple[str, ...] = builds_constant("COMPILED_MODULES")
+#: The build stamp (see ``plugins/bots/builds.py``).
+STAMP: str = builds_constant("STAMP")
 PACKAGE = "cinco.plugins.bots"
 #: The source tree as mypy sees the installed package: ``cinco/`` with ``core``, ``plugins``
 #: (mapped folders in this repository, see [tool.setuptools] package-dir).
@@ -109,19 +134,23 @@ class OptionalMypycBuild(build_ext):
         for name in (*HOT, "native__mypyc"):
             for suffix in importlib.machinery.EXTENSION_SUFFIXES:
                 (folder / f"{name}{suffix}").unlink(missing_ok=True)
-        (folder / "compiled.sha256").unlink(missing_ok=True)
+        (folder / STAMP).unlink(missing_ok=True)
 
     def write_stamp(self) -> None:
         """Record the source compiled (see ``plugins/bots/builds.py``)."""
-        import hashlib
-
-        lines = []
-        for name in HOT:
-            digest = hashlib.sha256((ROOT / "plugins" / "bots" / f"{name}.py").read_bytes())
-            lines.append(f"{digest.hexdigest()}  {name}.py\n")
         folder = self.package_folder()
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "compiled.sha256").write_text("".join(lines))
+        (folder / STAMP).write_text(stamp_text())
+
+
+def stamp_text() -> str:
+    """The stamp of a build of the source here: ``builds.source_digests`` of ``plugins/bots``
+    (one line per compiled module, ``sha256  NAME.py``)."""
+    lines = []
+    for name in HOT:
+        digest = hashlib.sha256((ROOT / "plugins" / "bots" / f"{name}.py").read_bytes())
+        lines.append(f"{digest.hexdigest()}  {name}.py\n")
+    return "".join(lines)
 
 
 def describe(error: BaseException) -> str:

@@ -17,7 +17,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cinco.core.bots.tournament import ArenaSpec, Report, parse_entrants, run
+from cinco.core.bots.matches import ArenaSpec, parse_entrants
+from cinco.core.bots.statistics import Report
+from cinco.core.bots.tournament import run
 
 
 def timed(label: str, games: int, play: Callable[[], Report], same: Report | None) -> Report:

@@ -21,15 +21,17 @@ compiler). ``python benchmarks/bot_strength.py --match compiled-pure --games 100
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from typing import Any
 
-from cinco.core.bots.tournament import ArenaSpec, parse_entrants, run
+from cinco.core.bots.matches import ArenaSpec, parse_entrants
+from cinco.core.bots.statistics import wilson
+from cinco.core.bots.tournament import run
 from cinco.core.engine.config import Seat
 from cinco.core.game.game import BOT_ITERATIONS, BOT_TIME_BUDGET, Game
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import BotSpec, Registry
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import BotSpec
+from cinco.core.host.registry import Registry
 from cinco.plugins.bots import builds
 
 #: (entrants, the share of games the first must win).
@@ -56,17 +58,6 @@ class PureIsmcts:
         return [
             BotSpec(PURE_BOT, "ismcts, pure Python", ismcts.create, levels=tuple(ismcts.LEVELS))
         ]
-
-
-def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95%) of a proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def builds_match(

@@ -62,8 +62,8 @@ def bare_game(seed: int) -> int:
     seat = rng.randrange(2)
     for turn in range(1, TURN_LIMIT + 1):
         hand = hands[seat]
-        options: list[tuple[int, list[int]]] = []
-        count = 0
+        options: list[tuple[int, list[int]]] = []  # each card, with the free spaces it reaches
+        count = 0  # plays: a card that reaches no space burns
         for card in sorted(set(hand)):
             free = [n for n in range(card, SPACES + 1) if board[n] == -1]
             options.append((card, free))
@@ -71,32 +71,53 @@ def bare_game(seed: int) -> int:
         can_draw = len(hand) < 4
         can_exchange = len(hand) == 4
         pick = rng.randrange(count + can_draw + can_exchange)
-        if pick < count:
-            chosen, free = options[0]
-            for chosen, free in options:  # noqa: B007 - the loop stops at the pick
-                width = len(free) or 1
-                if pick < width:
-                    break
-                pick -= width
-            hand.remove(chosen)
-            discard.append(chosen)
-            if free:
-                space = free[pick]
-                board[space] = seat
-                tokens[seat] += 1
-                if len(line_through(board, space, seat)) >= 5 or tokens[seat] >= 35:
-                    return turn
-        else:
-            if can_exchange:
-                discard.extend(hand)
-                hand.clear()
-            for _ in range(1 if can_draw else 4):
-                if not deck:
-                    deck, discard = discard, []
-                    rng.shuffle(deck)
-                hand.append(deck.pop())
+        if pick >= count:
+            _bare_take(hand, deck, discard, rng, exchange=can_exchange)
+        elif _bare_play(options, pick, seat, hand, discard, board, tokens):
+            return turn
         seat = 1 - seat
     return TURN_LIMIT
+
+
+def _bare_play(
+    options: list[tuple[int, list[int]]],
+    pick: int,
+    seat: int,
+    hand: list[int],
+    discard: list[int],
+    board: list[int],
+    tokens: list[int],
+) -> bool:
+    """Play the *pick*-th play of *options* for *seat*; whether it ends the game."""
+    chosen, free = options[0]
+    for chosen, free in options:  # noqa: B007 - the loop stops at the pick
+        width = len(free) or 1
+        if pick < width:
+            break
+        pick -= width
+    hand.remove(chosen)
+    discard.append(chosen)
+    if not free:
+        return False
+    space = free[pick]
+    board[space] = seat
+    tokens[seat] += 1
+    return len(line_through(board, space, seat)) >= 5 or tokens[seat] >= 35
+
+
+def _bare_take(
+    hand: list[int], deck: list[int], discard: list[int], rng: random.Random, *, exchange: bool
+) -> None:
+    """Draw a card, or *exchange* the full hand; an empty deck is the shuffled discard pile."""
+    if exchange:
+        discard.extend(hand)
+        hand.clear()
+    for _ in range(4 if exchange else 1):
+        if not deck:
+            deck.extend(discard)
+            discard.clear()
+            rng.shuffle(deck)
+        hand.append(deck.pop())
 
 
 def bare_games(games: int) -> tuple[int, float]:

@@ -28,11 +28,14 @@ from collections.abc import Callable
 from dataclasses import fields
 from types import ModuleType
 
-from cinco.core.engine.config import GameConfig
+from cinco.core.engine.config import GameConfig, Seat
 from cinco.core.engine.rules import decide_steps, legal_actions, setup_events
 from cinco.core.engine.state import fold
+from cinco.core.game.game import Game
 from cinco.core.host.registry import Registry
 from cinco.plugins.bots import builds
+from cinco.plugins.bots import kernel as installed_kernel
+from cinco.plugins.bots import search as installed_search
 from cinco.plugins.bots.ismcts import LEVELS
 
 REGISTRY = Registry(entry_points=False)
@@ -98,9 +101,6 @@ def policy_rollouts(kernel: ModuleType, search: ModuleType) -> Rollout:
 def search_loop(search: ModuleType, iterations: int = 64) -> Rollout:
     """``ismcts`` searches (level hard, *iterations* each) from one mid-game position of a
     two-player game: the whole search (worlds, tree, rollouts), not the kernel alone."""
-    from cinco.core.engine.config import Seat
-    from cinco.core.game.game import Game
-
     seats = [Seat("a", bot="greedy"), Seat("b", bot="greedy")]
     game = Game.new(REGISTRY.configure(2, seats=seats, seed=4, first_seat=0), registry=REGISTRY)
     game.play_bots(max_turns=12)
@@ -134,9 +134,7 @@ def builds_to_time() -> dict[str, tuple[ModuleType, ModuleType]]:
     """The builds of (kernel, search) in this process: pure always, compiled if installed."""
     found = {"pure": (builds.pure_module("kernel"), builds.pure_module("search"))}
     if builds.status() == "compiled":
-        from cinco.plugins.bots import kernel, search
-
-        found["compiled"] = (kernel, search)
+        found["compiled"] = (installed_kernel, installed_search)
     return found
 
 

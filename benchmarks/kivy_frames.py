@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cinco.core.engine.commands import PlayCard
+
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 
 
@@ -155,7 +157,6 @@ def measure(bot: str, turns: int, size: str, density: str, delay: float) -> int:
     import kivy_scenarios as base
     from kivy.clock import Clock
 
-    from cinco.core.engine.commands import PlayCard
     from cinco.frontends.kivy_app.board import REBUILDS, BoardWidget
     from cinco.frontends.options import PlayOptions
 

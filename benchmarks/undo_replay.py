@@ -28,7 +28,7 @@ from cinco.core.engine.config import GameConfig
 from cinco.core.engine.state import fold
 from cinco.core.game.game import Game
 from cinco.core.records.record import dumps, header, load_record
-from cinco.core.table.table import turns
+from cinco.core.table.log import turns
 
 TURNS = 120
 

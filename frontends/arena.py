@@ -30,19 +30,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cinco.core.bots import tournament
+from cinco.core.bots.matches import ArenaSpec, GameResult, parse_entrants
 from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT
-from cinco.core.bots.tournament import (
-    ArenaSpec,
-    GameResult,
-    Report,
-    Sprt,
-    default_jobs,
-    parse_entrants,
-)
+from cinco.core.bots.statistics import Report, Sprt
+from cinco.core.bots.tournament import default_jobs
 from cinco.core.engine.errors import CincoError
 from cinco.core.words.i18n import N_, _, ngettext
 from cinco.core.words.messages import end_reason
-from cinco.frontends.options import SEED, Seconds, batch_options, check_layout, clean_text
+from cinco.frontends.cli_options import SEED, Seconds, batch_options, clean_text
+from cinco.frontends.options import check_layout
 from cinco.frontends.terminal.screen import CleanHook
 
 #: The longest --budget: an hour a move.

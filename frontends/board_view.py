@@ -24,7 +24,8 @@ from rich.text import Text
 
 from cinco.core.engine.board import COORDINATES, RADIUS, space_at
 from cinco.core.engine.state import BLOCKED, FREE
-from cinco.core.host.registry import TeamStyle
+from cinco.core.host.declarations import TeamStyle
+from cinco.core.host.registry import default_registry
 from cinco.core.words.i18n import N_, _
 
 #: Team colours from the Okabe–Ito colour-blind-safe palette, each with its own symbol.
@@ -49,8 +50,6 @@ def team_styles() -> list[TeamStyle]:
     """The team styles drawn: those given to :func:`use_team_styles`, else the installed
     plugins' (the built-in blue, orange and pink first)."""
     if not _styles:
-        from cinco.core.host.registry import default_registry
-
         use_team_styles(default_registry().team_styles())
     return _styles
 

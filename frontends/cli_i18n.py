@@ -22,6 +22,12 @@ from collections.abc import Container, Sequence
 from typing import Any
 
 import click
+import click.core
+import click.decorators
+import click.exceptions
+import click.formatting
+import click.parser
+import click.types
 
 from cinco.core.words import i18n
 from cinco.core.words.i18n import N_, _, ngettext
@@ -74,13 +80,6 @@ def _click_plurals(n: int) -> tuple[str, ...]:
 def localize_click() -> None:
     """Make click look its own texts up in Cinco's catalog (click calls ``gettext`` of the
     default domain through module-level ``_``/``ngettext`` names, read at each call)."""
-    import click.core
-    import click.decorators
-    import click.exceptions
-    import click.formatting
-    import click.parser
-    import click.types
-
     for module in (
         click.core,
         click.decorators,

@@ -2,45 +2,46 @@
 
 Each subcommand lives in a small module of its own, imported only when it runs: ``cinco
 --help`` and shell completion (which runs the program at every Tab) import neither the engine
-nor rich. :data:`COMMANDS` names them.
+nor rich. :data:`COMMANDS` names them, and :data:`PLAY` what ``cinco`` alone runs, each as
+``"module:attribute"``, loaded with :func:`load` (click's "lazy loading of subcommands"); the
+modules named import what they need at their top.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from cinco import __version__
 from cinco.core.words.i18n import N_, _
 
 from .cli_i18n import LocalizedGroup, lang_option, localize_command
-from .options import clean_text, options_from, play_options
-
-if TYPE_CHECKING:
-    from click.shell_completion import CompletionItem
-
-    from .options import PlayOptions
+from .cli_options import play_options
 
 FRONTENDS = ("cli", "kivy")
+
+#: What ``cinco`` with no subcommand runs: a game, in the frontend asked for.
+PLAY = "cinco.frontends.launch:play"
 
 #: Every subcommand: where it is defined, and the line ``cinco --help`` shows for it.
 COMMANDS: dict[str, tuple[str, str]] = {
     "board": (
-        "cinco.frontends.game_commands:board",
+        "cinco.frontends.board_cmd:board",
         N_("Draw the board: 90 numbered spaces around the empty centre."),
     ),
     "simulate": (
-        "cinco.frontends.game_commands:simulate",
+        "cinco.frontends.simulate_cmd:simulate",
         N_("Play bot-only games and summarise them."),
     ),
     "replay": (
-        "cinco.frontends.game_commands:replay",
+        "cinco.frontends.replay_cmd:replay",
         N_("Replay a game record, move by move."),
     ),
     "rules": (
-        "cinco.frontends.game_commands:rules",
+        "cinco.frontends.rules_cmd:rules",
         N_("Print the rules of Cinco and of its variants."),
     ),
     "plugins": (
@@ -82,8 +83,7 @@ class CincoGroup(LocalizedGroup):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in COMMANDS:
             path, short_help = COMMANDS[name]
-            module, _colon, attribute = path.partition(":")
-            command: click.Command = getattr(importlib.import_module(module), attribute)
+            command: click.Command = load(path)
             command.short_help = short_help
             localize_command(command)
             self.add_command(command, name)
@@ -97,44 +97,15 @@ class CincoGroup(LocalizedGroup):
                 formatter.write_dl(rows)
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
-        from click.shell_completion import CompletionItem
-
         names = [name for name in self.list_commands(ctx) if name.startswith(incomplete)]
         items = [CompletionItem(name, help=_(COMMANDS[name][1])) for name in names]
         return items + click.Command.shell_complete(self, ctx, incomplete)
 
 
-def launch(frontend: str, options: PlayOptions) -> None:
-    """Start a game in *frontend*. Kivy is imported only here, and only when asked for."""
-    if frontend == "kivy":
-        missing = click.ClickException(_("The Kivy app needs Kivy: pip install 'cinco[kivy]'."))
-        if _kivy_missing():
-            raise missing
-        try:
-            from cinco.frontends.kivy_app import run_app
-
-            run_app(options)
-        except ModuleNotFoundError as exc:
-            if (exc.name or "").partition(".")[0] != "kivy":
-                raise
-            raise missing from None
-        return
-    if options.screenshot is not None:
-        raise click.UsageError(
-            _("--screenshot is for the Kivy app (--frontend kivy); the terminal game has none.")
-        )
-    from cinco.frontends.terminal import play
-
-    play(options)
-
-
-def _kivy_missing() -> bool:
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec("kivy") is None
-    except (ImportError, ValueError):
-        return True
+def load(path: str) -> Any:
+    """The object *path* names, ``"module:attribute"``, its module imported now."""
+    module, _colon, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 @click.group(
@@ -160,10 +131,4 @@ def main(ctx: click.Context, /, frontend: str, **values: Any) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from cinco.core.engine.errors import CincoError
-
-    try:
-        options = options_from(values)
-        launch(frontend, options)
-    except CincoError as exc:
-        raise click.ClickException(clean_text(str(exc))) from None
+    load(PLAY)(frontend, values)

@@ -2,7 +2,7 @@
 
 The one narrator of every frontend (the terminal game, the Kivy app, replays). A
 :class:`Narrator` is fed the events of a game *as one viewer sees them* (the envelopes of that
-viewer's :class:`~cinco.core.table.table.SeatHandle`), so it can only ever say what that viewer may
+viewer's :class:`~cinco.core.table.handle.SeatHandle`), so it can only ever say what that viewer may
 know: "You drew 45" for the player who drew, "Bob drew a card" for everyone else. Notices and
 refusals are data; their words come from :func:`cinco.core.words.messages.render`.
 
@@ -23,6 +23,7 @@ refusals are data; their words come from :func:`cinco.core.words.messages.render
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.events import (
@@ -39,8 +40,12 @@ from cinco.core.engine.events import (
     Undone,
     Viewer,
 )
+from cinco.core.table.protocol import Envelope, Message
 from cinco.core.words.i18n import N_, _, ngettext
 from cinco.frontends.board_view import team_name
+
+if TYPE_CHECKING:
+    from cinco.core.table.handle import SeatHandle
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,22 @@ class Narrator:
 
     def _say(self, text: str, seat: int | None = None) -> None:
         self.lines.append(LogLine(text, seat))
+
+    @classmethod
+    def following(cls, handle: SeatHandle, config: GameConfig, viewer: Viewer) -> Narrator:
+        """A narrator for *viewer* told *handle*'s stream: the events it holds now, then each
+        one as the stream brings it (a frontend's move log, per person and spectator)."""
+        narrator = cls(config, viewer)
+        for envelope in handle.events():  # what arrived before anyone listened
+            narrator.feed(envelope.event)
+        handle.listen(narrator.hear)
+        return narrator
+
+    def hear(self, message: Message) -> None:
+        """A stream's listener: take in the event of an envelope (other messages say no
+        move)."""
+        if isinstance(message, Envelope):
+            self.feed(message.event)
 
     def feed(self, event: Event) -> None:
         """Take in the next event (as this viewer sees it)."""

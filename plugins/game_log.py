@@ -6,7 +6,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cinco.core.engine.events import SPECTATOR, Event
-from cinco.core.host.hookspecs import hookimpl
+from cinco.core.hooks.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from cinco.core.game.game import Game

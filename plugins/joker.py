@@ -7,8 +7,8 @@ burns (A2) only when the board is full.
 from __future__ import annotations
 
 from cinco.core.engine.state import GameState
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import Variant
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import Variant
 from cinco.core.words.i18n import N_
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cinco.core.engine.config import Layout
-from cinco.core.host.hookspecs import hookimpl
+from cinco.core.hooks.hookspecs import hookimpl
 from cinco.core.words.i18n import N_
 
 

@@ -7,8 +7,8 @@ registered styles they repeat.
 
 from __future__ import annotations
 
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import TeamStyle
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import TeamStyle
 from cinco.core.words.i18n import N_
 
 

@@ -5,7 +5,9 @@ tests that assert English texts must not depend on that, so ``CINCO_LANG`` defau
 here (tests/test_i18n.py sets and clears the language variables itself).
 
 The ``server`` fixture is a real ``cinco serve`` on 127.0.0.1 with a fresh SQLite database,
-for the networked tests (tests/live_server.py); a module may define its own instead.
+for the networked tests (tests/live_server.py); a module may define its own instead. The
+``postgres`` fixture is a PostgreSQL server of the session's own (pg_server.py), for the
+tests of the PostgreSQL store; they are skipped where psycopg or PostgreSQL is missing.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 
 if TYPE_CHECKING:
     from live_server import Server
+    from pg_server import Postgres
 
 os.environ.setdefault("CINCO_LANG", "en")
 
@@ -33,3 +36,16 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """One PostgreSQL server for the session (each test makes its databases on it)."""
+    pytest.importorskip("psycopg")
+    from pg_server import NoPostgres, running_postgres  # needs psycopg
+
+    try:
+        with running_postgres() as running:
+            yield running
+    except NoPostgres as exc:
+        pytest.skip(str(exc))

@@ -151,45 +151,59 @@ def cut(label: Label) -> str | None:
 def misfits(root: Any, where: str) -> list[str]:
     """Every fault of the view drawn by *root*, each a line starting with *where*."""
     faults: list[str] = []
-    width, height = Window.size
-    least = dp(TOUCH_DP) - 0.5
     drawn = [w for w in walk(root) if shown(w)]
     items: list[tuple[Any, Box]] = []
     for widget in drawn:
         box = visible_box(widget)
         if box is None:
             continue  # scrolled out of its panel
-        name = name_of(widget)
         if getattr(widget, "fit_may_overflow", False):
             continue  # a backdrop running off the edge on purpose (``fit_may_overflow: True``)
-        over = {
-            "left of": -box[0],
-            "right of": box[2] - width,
-            "below": -box[1],
-            "above": box[3] - height,
-        }
-        for side, amount in over.items():
-            if amount > SLACK:
-                faults.append(f"{where}: {name} extends {amount:.0f} px {side} the window")
-        if is_control(widget):
-            full = window_box(widget)
-            w, h = full[2] - full[0], full[3] - full[1]
-            if w < least:
-                faults.append(f"{where}: {name} is {w / dp(1):.0f} dp wide (at least 48)")
-            if h < least and not isinstance(widget, Slider):
-                faults.append(f"{where}: {name} is {h / dp(1):.0f} dp high (at least 48)")
-        if isinstance(widget, Label):
-            why = cut(widget)
-            if why is not None:
-                faults.append(f"{where}: {name} {why}")
+        faults.extend(f"{where}: {name_of(widget)} {fault}" for fault in widget_faults(widget, box))
         text_like = isinstance(widget, Label) and str(widget.text).strip()
         if is_control(widget) or (text_like and not inside_control(widget)):
             items.append((widget, box))
+    faults.extend(f"{where}: {overlap}" for overlap in overlaps(items))
+    return faults
+
+
+def widget_faults(widget: Any, box: Box) -> list[str]:
+    """One drawn widget's own faults (its *box* on screen): out of the window, a control
+    smaller than a finger, a label's text cut."""
+    faults: list[str] = []
+    width, height = Window.size
+    over = {
+        "left of": -box[0],
+        "right of": box[2] - width,
+        "below": -box[1],
+        "above": box[3] - height,
+    }
+    for side, amount in over.items():
+        if amount > SLACK:
+            faults.append(f"extends {amount:.0f} px {side} the window")
+    if is_control(widget):
+        least = dp(TOUCH_DP) - 0.5
+        full = window_box(widget)
+        w, h = full[2] - full[0], full[3] - full[1]
+        if w < least:
+            faults.append(f"is {w / dp(1):.0f} dp wide (at least 48)")
+        if h < least and not isinstance(widget, Slider):
+            faults.append(f"is {h / dp(1):.0f} dp high (at least 48)")
+    if isinstance(widget, Label):
+        why = cut(widget)
+        if why is not None:
+            faults.append(why)
+    return faults
+
+
+def overlaps(items: list[tuple[Any, Box]]) -> list[str]:
+    """The pairs of *items* (widgets and their boxes) that overlap, neither inside the other."""
+    found: list[str] = []
     for i, (one, box) in enumerate(items):
         for other, other_box in items[i + 1 :]:
             if intersect(box, other_box) is None:
                 continue
             if one in list(walk(other)) or other in list(walk(one)):
                 continue
-            faults.append(f"{where}: {name_of(one)} overlaps {name_of(other)}")
-    return faults
+            found.append(f"{name_of(one)} overlaps {name_of(other)}")
+    return found

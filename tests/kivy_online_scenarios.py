@@ -29,7 +29,8 @@ from live_server import CINCO, Server, free_port
 
 from cinco.core.engine.events import GameEnded, Undone, event_from_dict
 from cinco.frontends.kivy_app.app import CincoApp
-from cinco.frontends.kivy_app.online import RemoteSession, load_settings
+from cinco.frontends.kivy_app.online import load_settings
+from cinco.frontends.kivy_app.remote_session import RemoteSession
 from cinco.frontends.net.client import Lobby
 from cinco.frontends.options import PlayOptions
 

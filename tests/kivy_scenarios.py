@@ -42,8 +42,9 @@ from cinco.core.engine.config import Layout  # noqa: E402
 from cinco.core.engine.errors import RecordError  # noqa: E402
 from cinco.core.engine.events import Event  # noqa: E402
 from cinco.core.engine.state import fold  # noqa: E402
-from cinco.core.host.hookspecs import hookimpl  # noqa: E402
-from cinco.core.host.registry import Registry, TeamStyle, Variant, default_registry  # noqa: E402
+from cinco.core.hooks.hookspecs import hookimpl  # noqa: E402
+from cinco.core.host.declarations import TeamStyle, Variant  # noqa: E402
+from cinco.core.host.registry import Registry, default_registry  # noqa: E402
 from cinco.core.records.record import load_record  # noqa: E402
 from cinco.core.table.protocol import Accepted  # noqa: E402
 from cinco.core.table.table import Table  # noqa: E402

@@ -18,8 +18,9 @@ from cinco.core.engine.config import GameConfig
 from cinco.core.engine.events import CardDrawn, DeckShuffled, Event, GameStarted
 from cinco.core.engine.rules import RuleSet, decide
 from cinco.core.engine.state import FREE, HAND_LIMIT, GameState, evolve, fold
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import Bot, BotContext, BotSpec, Registry, default_registry
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import Bot, BotContext, BotSpec
+from cinco.core.host.registry import Registry, default_registry
 
 ALL_CARDS = tuple(range(1, SPACES + 1))
 

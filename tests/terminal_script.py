@@ -19,8 +19,9 @@ from cinco.core.engine.events import Event
 from cinco.core.engine.state import GameState, fold
 from cinco.core.host.registry import default_registry
 from cinco.core.records.record import load_record
+from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Accepted
-from cinco.core.table.table import SeatHandle, Table
+from cinco.core.table.table import Table
 from cinco.frontends.options import PlayOptions
 from cinco.plugins.bots.greedy import GreedyBot
 

@@ -13,15 +13,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cinco.core.bots.tournament import (
-    ArenaSpec,
-    Entrant,
-    arrangements,
-    elo_ratings,
-    parse_entrants,
-    run,
-    wilson,
-)
+from cinco.core.bots.matches import ArenaSpec, Entrant, arrangements, parse_entrants
+from cinco.core.bots.statistics import elo_ratings, wilson
+from cinco.core.bots.tournament import run
 from cinco.core.records.record import load_record
 from cinco.frontends.main import main
 

@@ -18,7 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 import cinco.frontends.arena as arena_module
-from cinco.core.bots.tournament import ArenaSpec, Sprt, game_plan, parse_entrants, run
+from cinco.core.bots.matches import ArenaSpec, game_plan, parse_entrants
+from cinco.core.bots.statistics import Sprt
+from cinco.core.bots.tournament import run
 from cinco.frontends.main import main
 
 distributed = pytest.importorskip("distributed")

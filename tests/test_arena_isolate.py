@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 import cinco.core.bots.isolation as isolation
-from cinco.core.bots.tournament import ArenaSpec, parse_entrants, run
+from cinco.core.bots.matches import ArenaSpec, parse_entrants
+from cinco.core.bots.tournament import run
 from cinco.core.engine.events import DeckShuffled, GameEnded, GameStarted, TurnEnded
 from cinco.core.records.record import load_record
 from cinco.core.table.protocol import Envelope, Prompt, message_from_dict

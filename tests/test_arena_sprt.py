@@ -10,16 +10,9 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from cinco.core.bots.tournament import (
-    ArenaSpec,
-    GameResult,
-    Sprt,
-    _Collector,
-    bernoulli_llr,
-    expected_score,
-    parse_entrants,
-    run,
-)
+from cinco.core.bots.matches import ArenaSpec, GameResult, parse_entrants
+from cinco.core.bots.statistics import Sprt, bernoulli_llr, expected_score
+from cinco.core.bots.tournament import _Collector, run
 from cinco.core.engine.errors import ConfigError
 from cinco.frontends.main import main
 

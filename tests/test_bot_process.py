@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from cinco.core.bots.bot_process import BotProcessError, ProcessBot
 from cinco.core.engine.config import GameConfig, Seat
 from cinco.core.engine.events import Notice
 from cinco.core.game.game import Game
+from cinco.core.host.bot_process import BotProcessError, ProcessBot
 from cinco.core.host.registry import Registry
 from cinco.core.host.thinking import limited
 

@@ -31,8 +31,10 @@ from cinco.core.engine.oracle import RulesOracle
 from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.game.game import Game
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import MAX_PLAYERS, MAX_TEAMS, BotContext, Registry, item_problem
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.checks import MAX_PLAYERS, MAX_TEAMS, item_problem
+from cinco.core.host.declarations import BotContext
+from cinco.core.host.registry import Registry
 from cinco.plugins.bots.ismcts import LEVELS, IsmctsBot
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"

@@ -462,7 +462,7 @@ def test_state_summary_is_json():
 def test_lifecycle_hooks_may_take_any_of_their_arguments():
     """pluggy passes hook arguments by name: a plugin's cinco_event may take only the event,
     or the event before the game; each gets exactly what it asked for."""
-    from cinco.core.host.hookspecs import hookimpl
+    from cinco.core.hooks.hookspecs import hookimpl
 
     seen: list[tuple[str, object]] = []
 

@@ -10,6 +10,7 @@ engine played, then damaged on purpose.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -51,8 +52,9 @@ from cinco.core.engine.rules import decide, setup_events
 from cinco.core.engine.state import FREE, evolve, fold
 from cinco.core.engine.verify import LogChecker, TurnError, check_turns
 from cinco.core.game.game import Game
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import Registry, Variant, default_registry
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import Variant
+from cinco.core.host.registry import Registry, default_registry
 from cinco.core.records.record import (
     HEADER_FIELDS,
     MAX_FILE_BYTES,
@@ -146,101 +148,121 @@ class _End(Exception):
 def assert_legal_game(events: Sequence[Event]) -> None:
     """Check *events* is a legal standard game (no variants), or a prefix of one, with plain
     lists: nothing here uses the fold or the rule code under test (only the board's lines)."""
-    started = events[0]
-    assert isinstance(started, GameStarted)
-    config = started.config
-    players, teams = config.players, config.teams
-    assert (players, teams) in {(2, 2), (3, 3), (4, 2), (6, 2), (6, 3)}
-    assert not config.variants
-    first = started.first_seat
-    assert 0 <= first < players
-    assert config.first_seat in (None, first)
-    position = 1
+    referee = _Referee(events)
+    with contextlib.suppress(_End):
+        referee.run()
 
-    def take() -> Event:
-        nonlocal position
-        while position < len(events) and isinstance(events[position], Notice):
-            position += 1
-        if position >= len(events):
+
+class _Referee:
+    """The state :func:`assert_legal_game` keeps in plain lists, and its steps: the header
+    checked at once, then the deal and the turns as the log goes on."""
+
+    def __init__(self, events: Sequence[Event]) -> None:
+        started = events[0]
+        assert isinstance(started, GameStarted)
+        config = started.config
+        players, teams = config.players, config.teams
+        assert (players, teams) in {(2, 2), (3, 3), (4, 2), (6, 2), (6, 3)}
+        assert not config.variants
+        first = started.first_seat
+        assert 0 <= first < players
+        assert config.first_seat in (None, first)
+        self.events, self.config, self.first = events, config, first
+        self.players, self.teams = players, teams
+        self.position = 1
+        self.pile: list[int] = []
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.board = [FREE] * (SPACES + 1)
+        self.tokens = [0] * teams
+
+    def take(self) -> Event:
+        """The log's next event, notices skipped; :class:`_End` where the log stops."""
+        events = self.events
+        while self.position < len(events) and isinstance(events[self.position], Notice):
+            self.position += 1
+        if self.position >= len(events):
             raise _End
-        event = events[position]
-        position += 1
+        event = events[self.position]
+        self.position += 1
         return event
 
-    pile: list[int] = []
-    discard: list[int] = []
-    hands: list[list[int]] = [[] for _ in range(players)]
-    board = [FREE] * (SPACES + 1)
-    tokens = [0] * teams
-
-    def draw(seat: int) -> None:
-        nonlocal pile, discard
-        if not pile:
-            shuffle = take()
+    def draw(self, seat: int) -> None:
+        if not self.pile:
+            shuffle = self.take()
             assert isinstance(shuffle, DeckShuffled) and shuffle.reshuffle
-            assert shuffle.order is not None and sorted(shuffle.order) == sorted(discard)
-            assert shuffle.size == len(discard) > 0
-            pile, discard = list(shuffle.order), []
-        drawn = take()
+            assert shuffle.order is not None and sorted(shuffle.order) == sorted(self.discard)
+            assert shuffle.size == len(self.discard) > 0
+            self.pile, self.discard = list(shuffle.order), []
+        drawn = self.take()
         assert isinstance(drawn, CardDrawn) and drawn.seat == seat
-        assert drawn.card == pile.pop(0)
-        hands[seat].append(drawn.card)
+        assert drawn.card == self.pile.pop(0)
+        self.hands[seat].append(drawn.card)
 
-    try:
-        deck = take()
+    def run(self) -> None:
+        deck = self.take()
         assert isinstance(deck, DeckShuffled) and not deck.reshuffle and deck.size == SPACES
         assert deck.order is not None and sorted(deck.order) == ALL_CARDS
-        pile = list(deck.order)
-        for k in range(4 * players):
-            draw((first + k) % players)
-        seat, turn = first, 0
+        self.pile = list(deck.order)
+        for k in range(4 * self.players):
+            self.draw((self.first + k) % self.players)
+        seat, turn = self.first, 0
         while True:
-            event = take()
-            action = ""
-            space: int | None = None
-            if isinstance(event, CardPlayed):
-                assert event.seat == seat and event.card in hands[seat]
-                hands[seat].remove(event.card)
-                discard.append(event.card)
-                free = [n for n in range(event.card, SPACES + 1) if board[n] == FREE]
-                if event.space is None:
-                    assert not free, "a card burned with a free space for it (A2)"
-                else:
-                    assert event.space in free, "a token below its card or on a taken space"
-                    board[event.space] = seat % teams
-                    tokens[seat % teams] += 1
-                space, action = event.space, "play"
-            elif isinstance(event, HandDiscarded):
-                assert event.seat == seat and len(hands[seat]) == 4 and event.count == 4
-                assert event.cards is not None and sorted(event.cards) == sorted(hands[seat])
-                discard.extend(event.cards)
-                hands[seat] = []
-                for _ in range(4):
-                    draw(seat)
-                action = "exchange"
-            else:
-                assert isinstance(event, CardDrawn | DeckShuffled), event
-                assert len(hands[seat]) < 4
-                position -= 1
-                draw(seat)
-                action = "draw"
-            wanted: Event = TurnEnded(seat, action, (seat + 1) % players)
-            team = seat % teams
-            if space is not None and len(line := line_through(board, space, team)) >= 5:
-                wanted = GameEnded(seat, action, team, "line", line)
-            elif space is not None and tokens[team] >= 35:
-                wanted = GameEnded(seat, action, None, "stalemate")
-            elif space is not None and sum(tokens) >= SPACES:
-                wanted = GameEnded(seat, action, None, "board_full")
-            elif config.turn_limit is not None and turn + 1 >= config.turn_limit:
-                wanted = GameEnded(seat, action, None, "turn_limit")
-            assert take() == wanted
+            action, space = self.action(seat)
+            wanted = self.turn_end(seat, action, space, turn)
+            assert self.take() == wanted
             if isinstance(wanted, GameEnded):
-                assert position == len(events), "events after the end of the game"
+                assert self.position == len(self.events), "events after the end of the game"
                 return
-            seat, turn = (seat + 1) % players, turn + 1
-    except _End:
-        return
+            seat, turn = (seat + 1) % self.players, turn + 1
+
+    def action(self, seat: int) -> tuple[str, int | None]:
+        """*seat*'s action this turn, checked and applied: its name, and the space a token
+        went on (``None`` if none did)."""
+        event = self.take()
+        hand = self.hands[seat]
+        if isinstance(event, CardPlayed):
+            assert event.seat == seat and event.card in hand
+            hand.remove(event.card)
+            self.discard.append(event.card)
+            self.place(event)
+            return "play", event.space
+        if isinstance(event, HandDiscarded):
+            assert event.seat == seat and len(hand) == 4 and event.count == 4
+            assert event.cards is not None and sorted(event.cards) == sorted(hand)
+            self.discard.extend(event.cards)
+            self.hands[seat] = []
+            for _ in range(4):
+                self.draw(seat)
+            return "exchange", None
+        assert isinstance(event, CardDrawn | DeckShuffled), event
+        assert len(hand) < 4
+        self.position -= 1
+        self.draw(seat)
+        return "draw", None
+
+    def place(self, event: CardPlayed) -> None:
+        free = [n for n in range(event.card, SPACES + 1) if self.board[n] == FREE]
+        if event.space is None:
+            assert not free, "a card burned with a free space for it (A2)"
+        else:
+            assert event.space in free, "a token below its card or on a taken space"
+            self.board[event.space] = event.seat % self.teams
+            self.tokens[event.seat % self.teams] += 1
+
+    def turn_end(self, seat: int, action: str, space: int | None, turn: int) -> Event:
+        """The event that must end this turn: the next seat's, or the game's end."""
+        wanted: Event = TurnEnded(seat, action, (seat + 1) % self.players)
+        team, tokens = seat % self.teams, self.tokens
+        if space is not None and len(line := line_through(self.board, space, team)) >= 5:
+            wanted = GameEnded(seat, action, team, "line", line)
+        elif space is not None and tokens[team] >= 35:
+            wanted = GameEnded(seat, action, None, "stalemate")
+        elif space is not None and sum(tokens) >= SPACES:
+            wanted = GameEnded(seat, action, None, "board_full")
+        elif self.config.turn_limit is not None and turn + 1 >= self.config.turn_limit:
+            wanted = GameEnded(seat, action, None, "turn_limit")
+        return wanted
 
 
 # == illegal games are refused =================================================================
@@ -493,13 +515,9 @@ def test_a_notice_between_turns_is_accepted_and_never_loops():
     assert loads(text_of(record_lines(inside))).events == inside
 
 
-def _two_line_game(
-    first: tuple[int, int], second: tuple[int, int]
-) -> tuple[list[Event], tuple[int, ...], tuple[int, ...]]:
-    """A game where seat 0's last token completes two lines at once, along two axes (the
-    first before the second in B7's order). *first* and *second* say how many of the line's
-    other tokens lie on each side (at most four: no line is complete before the last token).
-    Seat 1 only exchanges. Returns the log and the two lines, in board order."""
+def _two_axes(first: tuple[int, int], second: tuple[int, int]) -> tuple[int, tuple[int, int]]:
+    """The lowest space above the cards with two axes (B7's, in order) whose rays have room
+    for *first* and *second* tokens on each side (all of them above the cards too)."""
 
     def fits(ray: tuple[int, ...], length: int) -> bool:
         return len(ray) >= length and (not length or min(ray[:length]) > 10)  # above the cards
@@ -519,6 +537,34 @@ def _two_line_game(
     space = next(n for n in range(11, SPACES + 1) if axes_for(n) is not None)
     found = axes_for(space)
     assert found is not None
+    return space, found
+
+
+def _turns_for(plays: int) -> list[str]:
+    """The turns until seat 0 has played *plays* cards, as the pile is drawn by them: seat 1
+    exchanges every turn (four cards), seat 0 plays from its four, and draws when its hand is
+    empty."""
+    schedule: list[str] = []
+    hand, played = 4, 0
+    while played < plays:
+        if hand:
+            hand, played = hand - 1, played + 1
+            schedule.append("play")
+        else:
+            hand = 1
+            schedule.append("draw")
+        schedule.append("exchange")
+    return schedule
+
+
+def _two_line_game(
+    first: tuple[int, int], second: tuple[int, int]
+) -> tuple[list[Event], tuple[int, ...], tuple[int, ...]]:
+    """A game where seat 0's last token completes two lines at once, along two axes (the
+    first before the second in B7's order). *first* and *second* say how many of the line's
+    other tokens lie on each side (at most four: no line is complete before the last token).
+    Seat 1 only exchanges. Returns the log and the two lines, in board order."""
+    space, found = _two_axes(first, second)
     lines = []
     targets: list[int] = []
     for axis, (ahead, behind) in zip(found, (first, second), strict=True):
@@ -527,18 +573,8 @@ def _two_line_game(
         lines.append((*reversed(backward[:behind]), space, *forward[:ahead]))
     targets.append(space)
     low = list(range(1, len(targets) + 1))  # seat 0's cards: each may go on any target
-    # The deal (seat 0 first), then the pile in the order the turns draw it: seat 1 exchanges
-    # every turn (four cards), seat 0 draws when its hand is empty.
-    schedule: list[str] = []
-    hand, plays = 4, 0
-    while plays < len(targets):
-        if hand:
-            hand, plays = hand - 1, plays + 1
-            schedule.append("play")
-        else:
-            hand = 1
-            schedule.append("draw")
-        schedule.append("exchange")
+    # The deal (seat 0 first), then the pile in the order the turns draw it.
+    schedule = _turns_for(len(targets))
     high = [c for c in ALL_CARDS if c not in low]
     rest = iter(high[4:])
     drawn = iter(low[4:])

@@ -23,7 +23,9 @@ from click.testing import CliRunner, Result
 from terminal_script import play_script
 from tmux_terminal import TMUX, Terminal
 
-from cinco.core.bots.tournament import ArenaSpec, Entrant, Report, parse_entrants, run
+from cinco.core.bots.matches import ArenaSpec, Entrant, parse_entrants
+from cinco.core.bots.statistics import Report
+from cinco.core.bots.tournament import run
 from cinco.core.engine.config import Seat
 from cinco.core.engine.events import TurnEnded
 from cinco.core.host.registry import default_registry
@@ -231,7 +233,7 @@ def test_kivy_missing_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     for name in [n for n in sys.modules if n.startswith("cinco.frontends.kivy_app.")]:
         monkeypatch.delitem(sys.modules, name)
     for missing in (True, False):
-        monkeypatch.setattr("cinco.frontends.main._kivy_missing", lambda m=missing: m)
+        monkeypatch.setattr("cinco.frontends.launch._kivy_missing", lambda m=missing: m)
         result = run_cli(["--frontend", "kivy"], "", tmp_path)
         assert result.exit_code in (1, 2), result.output
         assert "Traceback" not in result.output

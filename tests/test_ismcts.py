@@ -11,8 +11,9 @@ from cinco.core.engine.events import Notice
 from cinco.core.engine.rules import RuleSet, legal_actions
 from cinco.core.engine.state import FREE, GameState, fold
 from cinco.core.game.game import Game
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import BotContext, Registry, Variant
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import BotContext, Variant
+from cinco.core.host.registry import Registry
 from cinco.plugins.bots.ismcts import BURN, DRAW, EXCHANGE, IsmctsBot, to_command, unseen_cards
 
 REGISTRY = Registry(entry_points=False)

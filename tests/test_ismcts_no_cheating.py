@@ -17,7 +17,8 @@ from cinco.core.engine.events import CardDrawn, CardPlayed, DeckShuffled, Event,
 from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import PUBLIC, UNKNOWN, GameState
 from cinco.core.game.game import Game
-from cinco.core.host.registry import BotContext, Registry
+from cinco.core.host.declarations import BotContext
+from cinco.core.host.registry import Registry
 from cinco.plugins.bots.ismcts import IsmctsBot
 
 REGISTRY = Registry(entry_points=False)

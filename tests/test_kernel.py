@@ -227,7 +227,7 @@ def test_win_needs_a_line_of_five_through_the_centre_gap(build: ModuleType) -> N
 def test_unknown_rules_fall_back_to_the_rule_hooks(build: ModuleType) -> None:
     """A variant the kernel does not know is played through the game's own rule hooks."""
     from cinco.core.engine.rules import RuleSet
-    from cinco.core.host.hookspecs import hookimpl
+    from cinco.core.hooks.hookspecs import hookimpl
 
     class EvenOnly:
         @hookimpl

@@ -22,7 +22,8 @@ import pytest
 
 from cinco.core.engine.config import Seat
 from cinco.core.game.game import Game
-from cinco.core.host.registry import BotContext, Registry
+from cinco.core.host.declarations import BotContext
+from cinco.core.host.registry import Registry
 from cinco.plugins.bots import builds
 
 REGISTRY = Registry(entry_points=False)
@@ -145,3 +146,24 @@ def test_doctests_of_the_pure_modules(name: str) -> None:
     results = doctest.testmod(builds.pure_module(name), optionflags=doctest.ELLIPSIS)
     assert results.failed == 0
     assert name != "kernel" or results.attempted >= 5
+
+
+def test_setup_compiles_the_modules_that_builds_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``setup.py`` reads the compiled module list and the stamp's name from ``builds.py``
+    (one place), and stamps a build as :func:`builds.source_digests` checks it."""
+    import runpy
+
+    import setuptools
+
+    declared: dict[str, object] = {}
+    monkeypatch.setattr(setuptools, "setup", lambda **kwargs: declared.update(kwargs))
+    root = Path(__file__).resolve().parent.parent
+    setup = runpy.run_path(str(root / "setup.py"), run_name="setup_under_test")
+    assert setup["HOT"] == builds.COMPILED_MODULES
+    assert setup["STAMP"] == builds.STAMP
+    extensions = declared["ext_modules"]
+    assert isinstance(extensions, list)
+    assert [extension.name for extension in extensions] == [
+        f"{setup['PACKAGE']}.{name}" for name in builds.COMPILED_MODULES
+    ]
+    assert setup["stamp_text"]() == builds.source_digests(root / "plugins" / "bots")

@@ -84,7 +84,7 @@ FORBIDDEN = {
     ".state.hands": re.compile(r"\.state\.hands\b"),
     "a referee state's draw pile": re.compile(r"\b(state|game)\.(state\.)?draw_pile\b"),
     "config.seed": re.compile(r"\bconfig\.seed\b|\.seed\b"),
-    ".rules": re.compile(r"(?<!core)\.rules\b|\bRuleSet\b"),
+    ".rules": re.compile(r"(?<!engine)\.rules\b|\bRuleSet\b"),
 }
 
 

@@ -36,7 +36,8 @@ from cinco import (
     load_record,
 )
 from cinco.core.engine.errors import ConfigError, EventError, PluginError, RuleHookError
-from cinco.core.engine.rules import Outcome, decide_steps, legal_actions, setup_events
+from cinco.core.engine.outcome import Outcome
+from cinco.core.engine.rules import decide_steps, legal_actions, setup_events
 from cinco.core.engine.state import BLOCKED, GameState
 from cinco.plugins.bots.kernel import Kernel, make_kernel, reference_shuffler, supports
 
@@ -465,7 +466,7 @@ def test_api_1_plugins_cannot_implement_api_2_hooks() -> None:
 
 
 def test_api_1_plugins_still_load() -> None:
-    from cinco.core.host import hookspecs
+    from cinco.core.hooks import hookspecs
 
     assert hookspecs.HOOK_API_VERSION == 2 and hookspecs.OLDEST_HOOK_API_VERSION == 1
     plugin = variant_plugin(n=NoExchange())

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.host import hookspecs
+from cinco.core.hooks import hookspecs
 from cinco.core.tools import hookdoc
 
 ROOT = Path(__file__).resolve().parents[1]

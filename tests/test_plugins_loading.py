@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cinco import BotSpec, Game, PluginError, Registry, Seat, hookimpl
-from cinco.core.host import hookspecs
+from cinco.core.hooks import hookspecs
 from cinco.frontends import plugins_cmd
 from cinco.frontends.main import main
 from cinco.plugins.bots.random_bot import RandomBot

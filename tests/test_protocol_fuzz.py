@@ -266,7 +266,9 @@ class Bucket:
         self.stamp = now
         if self.tokens < 1:
             time.sleep((1 - self.tokens) / 9.0)
-            self.tokens = 1.0
+            # The bucket stands at one token at the end of the sleep: counting from before
+            # it would credit the sleep twice (up to twice the rate, and a rate_limited).
+            self.tokens, self.stamp = 1.0, time.monotonic()
         self.tokens -= 1
 
 

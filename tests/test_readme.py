@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Accepted
-from cinco.core.table.table import SeatHandle
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

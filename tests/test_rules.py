@@ -28,7 +28,7 @@ from positions import (
 
 from cinco.core.engine.board import COORDINATES, SPACES, is_straight_line
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.engine.config import GameConfig, Seat
+from cinco.core.engine.config import PLAYER_COUNTS, STANDARD_LAYOUTS, GameConfig, Seat
 from cinco.core.engine.errors import (
     CannotPlace,
     ConfigError,
@@ -51,7 +51,7 @@ from cinco.core.engine.events import (
 from cinco.core.engine.rules import decide, first_seat, legal_actions, reshuffle_order, setup_events
 from cinco.core.engine.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameState, fold
 from cinco.core.game.game import Game
-from cinco.core.host.registry import default_registry
+from cinco.core.host.registry import Registry, default_registry
 
 
 def colour_class(space: int) -> int:
@@ -102,6 +102,16 @@ def test_P2_team_layouts(players, layout, teams, size):
     config = default_registry().configure(players, layout=layout)
     assert (config.teams, config.team_size) == (teams, size)
     assert sorted(len(config.seats_of(t)) for t in range(teams)) == [size] * teams
+
+
+def test_P2_the_engine_s_standard_layouts_are_the_built_in_plugins():
+    """The standard layouts the engine knows without the plugin host (``GameConfig.for_players``,
+    a record's teams) are the ones the built-in layout plugins register, defaults first."""
+    registry = Registry(entry_points=False)
+    built_in = {name: (lay.players, lay.teams) for name, lay in registry.layouts().items()}
+    assert list(built_in.items()) == list(STANDARD_LAYOUTS.items())
+    for players in PLAYER_COUNTS:
+        assert GameConfig.for_players(players).layout == registry.layout(players).name
 
 
 def test_P2_six_players_default_and_bad_layout():
@@ -746,8 +756,9 @@ def test_every_rules_clause_has_a_test_naming_it():
 
 def test_rule_hooks_may_take_any_of_their_arguments_in_any_order():
     """pluggy passes arguments by name: a variant may take some of them, in its own order."""
-    from cinco.core.engine.rules import ONGOING, Outcome, RuleSet
-    from cinco.core.host.hookspecs import hookimpl
+    from cinco.core.engine.outcome import ONGOING, Outcome
+    from cinco.core.engine.rules import RuleSet
+    from cinco.core.hooks.hookspecs import hookimpl
 
     class OddSpacesAndNoLines:
         @hookimpl

@@ -46,10 +46,11 @@ from cinco import (
     hookimpl,
 )
 from cinco.core.engine.state import UNKNOWN, GameState
-from cinco.core.host.registry import BotContext
+from cinco.core.host.declarations import BotContext
 from cinco.core.records.recording import RecordFile, RecordWriter
+from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Envelope, Prompt, Refused
-from cinco.core.table.table import SeatHandle, Table
+from cinco.core.table.table import Table
 
 FORBIDDEN_TYPES = (Game, RuleSet, pluggy.PluginManager, RecordFile, RecordWriter, threading.Thread)
 
@@ -68,36 +69,48 @@ def reachable(root: object, limit: int = 200_000) -> Iterator[tuple[str, object]
         yield path, obj
         if isinstance(obj, str | bytes | int | float | bool | type(None)):
             continue
-        children: list[tuple[str, object]] = []
-        if isinstance(obj, dict):
-            children += [(f"{path}[{k!r}]", v) for k, v in obj.items()]
-            children += [(f"{path}.key", k) for k in obj]
-        elif isinstance(obj, list | tuple | set | frozenset | collections.deque):
-            children += [(f"{path}[{i}]", v) for i, v in enumerate(obj)]
-        elif isinstance(obj, types.FunctionType):
-            cells = obj.__closure__ or ()
-            children += [(f"{path}.<cell {i}>", c.cell_contents) for i, c in enumerate(cells)]
-            children += [(f"{path}.__defaults__", obj.__defaults__)]
-            children += [(f"{path}.__kwdefaults__", obj.__kwdefaults__)]
-        elif isinstance(obj, types.MethodType):
-            children += [(f"{path}.__self__", obj.__self__), (f"{path}.__func__", obj.__func__)]
-        elif isinstance(obj, types.BuiltinMethodType):
-            children += [(f"{path}.__self__", obj.__self__)]
-        else:
-            for name in dir(type(obj)):
-                if name.startswith("__") and name.endswith("__"):
-                    continue
-                attribute = getattr(type(obj), name, None)
-                if isinstance(attribute, property):
-                    continue  # computed on demand: what it returns is checked where it is used
-                try:
-                    value = getattr(obj, name)
-                except Exception:
-                    continue
-                children.append((f"{path}.{name}", value))
-            for name, value in vars(obj).items() if hasattr(obj, "__dict__") else ():
-                children.append((f"{path}.{name}", value))
-        todo.extend(children)
+        todo.extend(children_of(path, obj))
+
+
+def children_of(path: str, obj: object) -> list[tuple[str, object]]:
+    """What :func:`reachable` follows from *obj* (at *path*), with the paths to it."""
+    children: list[tuple[str, object]] = []
+    if isinstance(obj, dict):
+        children += [(f"{path}[{k!r}]", v) for k, v in obj.items()]
+        children += [(f"{path}.key", k) for k in obj]
+    elif isinstance(obj, list | tuple | set | frozenset | collections.deque):
+        children += [(f"{path}[{i}]", v) for i, v in enumerate(obj)]
+    elif isinstance(obj, types.FunctionType):
+        cells = obj.__closure__ or ()
+        children += [(f"{path}.<cell {i}>", c.cell_contents) for i, c in enumerate(cells)]
+        children += [(f"{path}.__defaults__", obj.__defaults__)]
+        children += [(f"{path}.__kwdefaults__", obj.__kwdefaults__)]
+    elif isinstance(obj, types.MethodType):
+        children += [(f"{path}.__self__", obj.__self__), (f"{path}.__func__", obj.__func__)]
+    elif isinstance(obj, types.BuiltinMethodType):
+        children += [(f"{path}.__self__", obj.__self__)]
+    else:
+        children += attributes_of(path, obj)
+    return children
+
+
+def attributes_of(path: str, obj: object) -> list[tuple[str, object]]:
+    """*obj*'s attributes (its class's, but not its properties or dunders, then its own)."""
+    children: list[tuple[str, object]] = []
+    for name in dir(type(obj)):
+        if name.startswith("__") and name.endswith("__"):
+            continue
+        attribute = getattr(type(obj), name, None)
+        if isinstance(attribute, property):
+            continue  # computed on demand: what it returns is checked where it is used
+        try:
+            value = getattr(obj, name)
+        except Exception:
+            continue
+        children.append((f"{path}.{name}", value))
+    for name, value in vars(obj).items() if hasattr(obj, "__dict__") else ():
+        children.append((f"{path}.{name}", value))
+    return children
 
 
 def assert_nothing_secret(root: object, viewer: int | None, seed: int) -> int:

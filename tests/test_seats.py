@@ -31,6 +31,8 @@ from cinco.core.engine.errors import RecordError
 from cinco.core.engine.events import Undone
 from cinco.core.engine.state import GameState
 from cinco.core.records.saves import new_record_path
+from cinco.core.table.handle import SeatHandle
+from cinco.core.table.log import turns
 from cinco.core.table.protocol import (
     Accepted,
     Envelope,
@@ -41,7 +43,7 @@ from cinco.core.table.protocol import (
     Undo,
     message_from_dict,
 )
-from cinco.core.table.table import SeatHandle, Table, turns
+from cinco.core.table.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = Registry(entry_points=False)
@@ -476,7 +478,7 @@ def test_player_counts_and_layouts_come_from_the_installed_layouts() -> None:
 def test_core_imports_no_plugin_and_no_frontend() -> None:
     """Issue 10: core/bots/simulation.py and core/bots/tournament.py imported the record writer."""
     offenders = []
-    for path in (ROOT / "core").glob("*.py"):
+    for path in (ROOT / "core").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names: list[str] = []
             if isinstance(node, ast.ImportFrom) and node.module:

@@ -23,7 +23,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from cinco.core.engine.events import event_from_dict
 from cinco.core.table.protocol import PROTOCOL_VERSION
-from cinco.frontends.net.server import MAX_MESSAGE, create_app
+from cinco.frontends.net.app import create_app
+from cinco.frontends.net.connection import MAX_MESSAGE
 from cinco.frontends.net.store import digest
 
 Frame = dict[str, Any]
@@ -340,18 +341,18 @@ def test_a_restarted_server_resumes_every_table(db: Path) -> None:
 
 def test_a_slow_client_is_dropped_not_waited_for() -> None:
     from cinco.core.table.protocol import Accepted
-    from cinco.frontends.net.server import CLOSE_TOO_SLOW, QUEUE_LIMIT, Client
+    from cinco.frontends.net.connection import CLOSE_TOO_SLOW, QUEUE_LIMIT, Connection
 
-    client = Client(websocket=None, viewer=0)  # type: ignore[arg-type]  # never sent to here
-    client.subscribed = True
+    connection = Connection(websocket=None, viewer=0)  # type: ignore[arg-type]  # never sent to
+    connection.subscribed = True
     for _ in range(QUEUE_LIMIT + 5):
-        client.deliver(Accepted(-1))  # nothing reads: the queue fills
-    assert client.closed and client.close_code == CLOSE_TOO_SLOW
-    assert client.queue.qsize() <= QUEUE_LIMIT
+        connection.deliver(Accepted(-1))  # nothing reads: the queue fills
+    assert connection.closed and connection.close_code == CLOSE_TOO_SLOW
+    assert connection.queue.qsize() <= QUEUE_LIMIT
 
 
 def test_requests_are_rate_limited(client: TestClient) -> None:
-    from cinco.frontends.net.server import RATE_BURST
+    from cinco.frontends.net.connection import RATE_BURST
 
     table = new_table(client, bots={"2": "greedy"})
     seat = join(client, table["code"])

@@ -28,13 +28,14 @@ from live_server import Server, first_legal
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-import cinco.frontends.net.server as server_module
+import cinco.frontends.net.service as service_module
 from cinco.core.engine.commands import Command, Draw
 from cinco.core.engine.events import TurnEnded, event_from_dict
 from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import GameState
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import BotSpec, Registry
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import BotSpec
+from cinco.core.host.registry import Registry
 from cinco.core.table.protocol import (
     MAX_HINT_SECONDS,
     Accepted,
@@ -46,7 +47,8 @@ from cinco.core.table.protocol import (
     message_from_json,
 )
 from cinco.frontends.net.client import Lobby, Session
-from cinco.frontends.net.server import Hub
+from cinco.frontends.net.service import TableService
+from cinco.frontends.net.settings import ServerSettings
 
 #: How long a stopping server may take, whatever it is doing (a generous bound for a loaded
 #: machine: uvicorn gives connections three seconds, hints are called off at once).
@@ -209,25 +211,25 @@ class Stubborn:
 def test_a_bot_that_heeds_no_limit_does_not_hold_the_server_s_stop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "CLOSE_WAIT", 0.5)
+    monkeypatch.setattr(service_module, "CLOSE_WAIT", 0.5)
     stubborn = Stubborn()
     registry = Registry(entry_points=False, plugins=[stubborn])
 
     async def scenario() -> None:
-        hub = Hub(tmp_path / "server.db", registry=registry)
-        await hub.start()
-        table = hub.create({"players": 2, "bots": {"2": "greedy"}})
-        await hub.join({"code": table["code"], "name": "Ann"})
-        room = hub.rooms[table["table"]]
-        assert room.table is not None
+        service = TableService(ServerSettings(tmp_path / "server.db", registry=registry))
+        await service.start()
+        table = service.create({"players": 2, "bots": {"2": "greedy"}})
+        await service.join({"code": table["code"], "name": "Ann"})
+        hosted = service.tables[table["table"]]
+        assert hosted.table is not None
         for _ in range(300):  # Ann's turn (the bot may move first)
-            status = await asyncio.to_thread(room.table.status)
+            status = await asyncio.to_thread(hosted.table.status)
             if status.to_move == 0 and not status.bot_to_move:
                 break
             await asyncio.sleep(0.1)
-        asked = room.handles[0].send(Hint(("stubborn",), MAX_HINT_SECONDS))
+        asked = hosted.handles[0].send(Hint(("stubborn",), MAX_HINT_SECONDS))
         assert await asyncio.to_thread(stubborn.started.wait, 30)
-        await hub.stop()
+        await service.stop()
         # The stop did not wait for the bot, which is thinking still.
         assert not stubborn.finished.is_set() and not asked.done()
 

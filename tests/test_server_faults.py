@@ -37,13 +37,6 @@ from cinco.core.table.protocol import PROTOCOL_VERSION, Accepted, Refused, Submi
 from cinco.frontends.net.client import Lobby, NetError, Session
 from cinco.frontends.net.store import Store
 
-try:  # the fixture that starts a PostgreSQL of the tests' own (skips if there is none)
-    from test_server_pg import postgres  # noqa: F401
-
-    NO_POSTGRES = ""
-except pytest.skip.Exception as exc:  # no psycopg: the PostgreSQL test skips, not the others
-    NO_POSTGRES = str(exc) or "no psycopg"
-
 # The store refuses a row whose JSON matches a pattern in ``fault``: a turn's last event
 # (``turn_ended``), after its first ones were inserted in the same transaction.
 SQLITE_FAULT = """
@@ -233,9 +226,8 @@ def test_postgres_a_turn_the_store_refuses_is_refused_and_taken_back(
 
 @pytest.fixture
 def pg_url(request: pytest.FixtureRequest) -> str:
-    """A new database on the PostgreSQL server of tests/test_server_pg.py's fixture."""
-    if NO_POSTGRES:
-        pytest.skip(NO_POSTGRES)
+    """A new database on the session's PostgreSQL server (tests/conftest.py; skips if there
+    is none)."""
     server: Any = request.getfixturevalue("postgres")
     url: str = server.new_database()
     return url

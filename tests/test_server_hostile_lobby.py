@@ -37,11 +37,13 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from cinco import hookimpl
-from cinco.core.host.registry import BotSpec, Registry
+from cinco.core.host.declarations import BotSpec
+from cinco.core.host.registry import Registry
 from cinco.core.table.protocol import Submit
+from cinco.frontends.net.app import create_app
 from cinco.frontends.net.client import Lobby, NetError, Session
 from cinco.frontends.net.lobby import MAX_BODY, MAX_DEPTH
-from cinco.frontends.net.server import Hub, create_app
+from cinco.frontends.net.service import TableService
 
 URL_TIMEOUT = 30.0
 
@@ -332,9 +334,9 @@ class ThreadServer:
         )
 
     @property
-    def hub(self) -> Hub:
-        hub: Hub = self.app.state.hub
-        return hub
+    def service(self) -> TableService:
+        service: TableService = self.app.state.service
+        return service
 
     def __enter__(self) -> ThreadServer:
         self.thread.start()
@@ -382,8 +384,8 @@ def test_a_token_revoked_while_the_handshake_waits_is_refused(tmp_path: Path) ->
         table = lobby.create({"players": 2})
         ann = lobby.join(table["code"], "Ann")
         bob = lobby.join(table["code"], "Bob")
-        room = served.hub.rooms[table["table"]]
-        asyncio.run_coroutine_threadsafe(room.lock.acquire(), served.loop).result(URL_TIMEOUT)
+        hosted = served.service.tables[table["table"]]
+        asyncio.run_coroutine_threadsafe(hosted.lock.acquire(), served.loop).result(URL_TIMEOUT)
         outcome: dict[str, object] = {}
 
         def handshake() -> None:
@@ -406,21 +408,21 @@ def test_a_token_revoked_while_the_handshake_waits_is_refused(tmp_path: Path) ->
         shaking = threading.Thread(target=handshake)
         shaking.start()
         deadline = time.monotonic() + URL_TIMEOUT
-        while _waiting(room.lock) < 1:  # the handshake checked the token and waits
+        while _waiting(hosted.lock) < 1:  # the handshake checked the token and waits
             assert time.monotonic() < deadline
             time.sleep(0.01)
         leaving = threading.Thread(target=leave)
         leaving.start()
-        while _waiting(room.lock) < 2:  # the leave waits behind it
+        while _waiting(hosted.lock) < 2:  # the leave waits behind it
             assert time.monotonic() < deadline
             time.sleep(0.01)
-        served.loop.call_soon_threadsafe(room.lock.release)
+        served.loop.call_soon_threadsafe(hosted.lock.release)
         shaking.join(URL_TIMEOUT)
         leaving.join(URL_TIMEOUT)
         assert outcome.get("left") == {"table": table["table"], "left": 1}
         assert outcome.get("status") == 403, outcome  # not bound: no seat, no move
-        assert room.seats[1].token_hash is None and not room.connected(1)
-        assert ann["seat"] == 0 and room.seats[0].token_hash is not None
+        assert hosted.seats[1].token_hash is None and not hosted.connected(1)
+        assert ann["seat"] == 0 and hosted.seats[0].token_hash is not None
 
 
 # -- the clients ---------------------------------------------------------------------------

@@ -20,8 +20,10 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 from test_server import Frame, auth, is_answer, join, msg, new_table, play_out, until
 
+from cinco.frontends.net.app import create_app
+from cinco.frontends.net.connection import MAX_MESSAGE
+from cinco.frontends.net.lobby import Buckets
 from cinco.frontends.net.seats import SeatBook
-from cinco.frontends.net.server import MAX_MESSAGE, Buckets, create_app
 
 
 @pytest.fixture

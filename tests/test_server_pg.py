@@ -1,30 +1,22 @@
 """The PostgreSQL store (``cinco serve --db postgresql://…``) against a real PostgreSQL server
-that this module starts (``initdb`` in a temporary folder, ``postgres`` on 127.0.0.1 and a
-free port; as root, run as the ``postgres`` user), and stops at the end: the store's round
-trip, a whole game through ``cinco serve``, ``kill -9`` and a restart, and two server
-processes sharing the tables by leases. Skipped when no PostgreSQL binaries are installed
-(Debian: ``apt-get install postgresql``).
+that the session starts (the ``postgres`` fixture, pg_server.py): what the SQLite store
+does not have (codes found by hash, leases, the tables' shared connections; the contract both
+keep is test_stores.py), a whole game through ``cinco serve``, ``kill -9`` and a restart,
+and two server processes sharing the tables by leases. Skipped when no PostgreSQL binaries are
+installed (Debian: ``apt-get install postgresql``).
 
 Networked play: issue 12, docs/server.md ("Several server processes").
 """
 
 from __future__ import annotations
 
-import glob
 import json
-import os
-import pwd
-import secrets
-import shutil
 import signal
 import socket
-import subprocess
-import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -35,6 +27,7 @@ pytest.importorskip("uvicorn")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
 from live_server import Server, bot_clients, cinco, free_port, play  # noqa: E402
+from pg_server import Postgres  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from cinco.core.engine.config import Seat  # noqa: E402
@@ -45,99 +38,6 @@ from cinco.core.table.table import Table  # noqa: E402
 from cinco.frontends.net.client import Lobby, NetError, Session  # noqa: E402
 from cinco.frontends.net.storage import open_store  # noqa: E402
 from cinco.frontends.net.store_pg import LEASE_SECONDS, POOL, LeaseLost, PgStore  # noqa: E402
-
-
-def postgres_bin() -> Path | None:
-    """The folder with ``initdb`` and ``postgres``: Debian's newest, or the PATH's."""
-    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
-        if (Path(folder) / "initdb").exists() and (Path(folder) / "postgres").exists():
-            return Path(folder)
-    initdb, postgres = shutil.which("initdb"), shutil.which("postgres")
-    if initdb and postgres and Path(initdb).parent == Path(postgres).parent:
-        return Path(initdb).parent
-    return None
-
-
-@dataclass
-class Postgres:
-    """A PostgreSQL server of the tests' own, on 127.0.0.1:port, user ``cinco``, no password."""
-
-    port: int
-    process: subprocess.Popen[bytes]
-    data: Path
-
-    def url(self, database: str = "postgres") -> str:
-        return f"postgresql://cinco@127.0.0.1:{self.port}/{database}"
-
-    def new_database(self) -> str:
-        name = f"t_{secrets.token_hex(4)}"
-        with psycopg.connect(self.url(), autocommit=True) as admin:
-            admin.execute(f"CREATE DATABASE {name}")
-        return self.url(name)
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Postgres]:
-    folder = postgres_bin()
-    if folder is None:
-        pytest.skip(
-            "no PostgreSQL server binaries (initdb, postgres) in /usr/lib/postgresql/*/bin or"
-            " on PATH: apt-get install postgresql"
-        )
-    prefix: list[str] = []
-    user = None
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as its own user
-        try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no postgres user to run PostgreSQL as")
-        prefix = ["runuser", "-u", "postgres", "--"]
-    root = tempfile.mkdtemp(prefix="cinco-pg-")
-    if user is not None:
-        os.chown(root, user.pw_uid, user.pw_gid)
-    data = Path(root) / "data"
-    initdb = subprocess.run(
-        [*prefix, str(folder / "initdb"), "-D", str(data), "-U", "cinco"]
-        + ["--auth=trust", "-E", "UTF8", "--no-sync"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    if initdb.returncode != 0:
-        shutil.rmtree(root, ignore_errors=True)
-        raise AssertionError(f"initdb failed: {initdb.stderr}")
-    port = free_port()
-    log = open(Path(root) / "postgres.log", "wb")  # noqa: SIM115 (open while it runs)
-    process = subprocess.Popen(
-        [*prefix, str(folder / "postgres"), "-D", str(data), "-k", root]
-        + ["-p", str(port), "-h", "127.0.0.1", "-c", "max_connections=60"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    server = Postgres(port, process, data)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                psycopg.connect(server.url(), connect_timeout=2).close()
-                break
-            except psycopg.OperationalError:
-                assert process.poll() is None, (Path(root) / "postgres.log").read_text()
-                assert time.monotonic() < deadline, "PostgreSQL did not start in 60 s"
-                time.sleep(0.2)
-        yield server
-    finally:
-        pid_file = data / "postmaster.pid"  # the server's own pid (runuser is its parent)
-        if pid_file.exists():
-            os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)  # fast shutdown
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-        log.close()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
@@ -190,58 +90,19 @@ def check_whole_log(session: Session, lobby: Lobby, db: str, table: str, seat: i
 # -- the store ----------------------------------------------------------------------------------
 
 
-def test_store_round_trip_tables_seats_and_events_in_order(db: str) -> None:
+def test_open_store_gives_a_postgresql_store_that_finds_tables_by_their_codes(db: str) -> None:
+    """What only this store has beside the contract both keep (test_stores.py): a
+    table found by its invite or watch code's hash (one process may not hold every table)."""
     store = open_store(db)
     assert isinstance(store, PgStore)
     try:
         store.add_table("t1", {"players": 2}, ("i1", "w1", "o1"), [("Ann", None, None)] * 2)
-        store.add_table(
-            "t2", {"players": 2}, ("i2", "w2", "o1"), [(None, None, None)] * 2, held=["h", None]
-        )
-        store.set_seat("t1", 1, "Bob", "tokenhash")
-        store.set_state("t1", "playing")
-        store.set_rematch("t1", "t2")
-        assert [(row.id, row.state, row.rematch) for row in store.tables()] == [
-            ("t1", "playing", "t2"),
-            ("t2", "waiting", None),
-        ]
-        assert [(s.name, s.token_hash) for s in store.seats("t1")] == [
-            ("Ann", None),
-            ("Bob", "tokenhash"),
-        ]
-        assert [s.held for s in store.seats("t2")] == ["h", None]
-        assert store.find("w2", "watch") == "t2" and store.find("nope", "invite") is None
-        assert store.clocks("t1") is None
-        store.set_clocks("t1", {"turn": 4, "left": [12.5, 30.0], "running": 1})
-        assert store.clocks("t1") == {"turn": 4, "left": [12.5, 30.0], "running": 1}
-
-        registry = default_registry()
-        config = registry.configure(
-            2, seats=[Seat("Gus", bot="greedy"), Seat("Rita", bot="random")]
-        )
-        table = Table.create(
-            config, registry=registry, sink=lambda: store.sink("t1"), table_id="t1"
-        )
-        for _ in range(6):
-            assert isinstance(table.play_bot_turn(), Accepted)
-        seq = table.status().seq
-        table.close()
-        first = store.events("t1")
-        assert len(first) == seq + 1 and stored_seqs(db, "t1") == list(range(seq + 1))
-
-        # A restart: the table goes on from its events, and the log only grows.
-        events = [event_from_dict(data) for data in first]
-        again = Table.restore(
-            events, lambda keep: store.sink("t1", keep), table_id="t1", registry=registry
-        )
-        assert again.status().seq == seq
-        while not again.status().is_over:
-            assert isinstance(again.play_bot_turn(), Accepted)
-        again.close()
-        whole = store.events("t1")
-        assert whole[: len(first)] == first and len(whole) > len(first)
-        assert whole[-1]["type"] == event_from_dict(whole[-1]).type
-        assert isinstance(event_from_dict(whole[-1]), GameEnded)
+        store.add_table("t2", {"players": 2}, ("i2", "w2", "o1"), [(None, None, None)] * 2)
+        assert store.find("w2", "watch") == "t2" and store.find("i1", "invite") == "t1"
+        assert store.find("nope", "invite") is None
+        row = store.table("t2")
+        assert row is not None and row.id == "t2" and store.table("nope") is None
+        assert [seat.name for seat in store.all_seats()["t1"]] == ["Ann", "Ann"]
     finally:
         store.close()
 
@@ -501,7 +362,7 @@ def test_a_name_in_use_is_not_taken_twice(db: str) -> None:
 def test_a_table_taken_over_meanwhile_is_refused_not_broken(db: str) -> None:
     from starlette.testclient import TestClient
 
-    from cinco.frontends.net.server import create_app
+    from cinco.frontends.net.app import create_app
 
     with TestClient(create_app(db)) as client:
         made = client.post("/api/tables", json={"players": 2}).json()

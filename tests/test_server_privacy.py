@@ -25,7 +25,7 @@ from starlette.testclient import TestClient
 
 from cinco.core.engine.events import Notice, event_from_dict
 from cinco.core.table.protocol import PROTOCOL_VERSION
-from cinco.frontends.net.server import create_app
+from cinco.frontends.net.app import create_app
 
 Frame = dict[str, Any]
 
@@ -88,12 +88,11 @@ def test_every_frame_is_its_viewers_projection(
             joined = client.post("/api/join", json={"code": table["code"]}).json()
             assert joined["seat"] == seat
             tokens[seat] = joined["token"]
-        frames: dict[int | None, list[Frame]] = {viewer: [] for viewer in [*humans, None]}
-        sockets: dict[int | None, Any] = {}
+        viewers = Viewers(humans)
         with client.websocket_connect(
             "/ws/watch", headers={"Authorization": f"Bearer {table['watch']}"}
         ) as watcher:
-            sockets[None] = watcher
+            viewers.sockets[None] = watcher
             opened = [
                 client.websocket_connect(
                     f"/ws/tables/{table['table']}",
@@ -102,48 +101,9 @@ def test_every_frame_is_its_viewers_projection(
                 for seat in humans
             ]
             for seat, context in zip(humans, opened, strict=True):
-                sockets[seat] = context.__enter__()
+                viewers.sockets[seat] = context.__enter__()
             try:
-                for viewer, ws in sockets.items():
-                    ws.send_text(msg("subscribe", after=-1))
-                    read_until(ws, frames[viewer], lambda f: f["type"] == "accepted")
-                cursors = {viewer: 0 for viewer in frames}
-
-                def scan(viewer: int | None, done: Any) -> Frame:
-                    got = frames[viewer]
-                    while True:
-                        while cursors[viewer] < len(got):
-                            frame = got[cursors[viewer]]
-                            cursors[viewer] += 1
-                            if done(frame):
-                                return frame
-                        got.append(json.loads(sockets[viewer].receive_text()))
-
-                for _turn in range(3000):
-                    # The spectator tells whose turn it is (a person's, after the bots').
-                    last = scan(
-                        None,
-                        lambda f: (
-                            ended(f)
-                            or (
-                                f["type"] == "event"
-                                and f["event"]["type"] in ("turn_ended", "game_started")
-                                and _next(f) in humans
-                            )
-                        ),
-                    )
-                    if ended(last):
-                        break
-                    seat = _next(last)
-                    prompt = scan(
-                        seat, lambda f, s=last["seq"]: f["type"] == "prompt" and f["seq"] >= s
-                    )
-                    sockets[seat].send_text(msg("submit", command=chooser.choice(commands(prompt))))
-                    answer = scan(seat, lambda f: f["type"] in ("accepted", "refused"))
-                    assert answer["type"] == "accepted", answer
-                for viewer in humans:
-                    if not any(ended(f) for f in frames[viewer]):
-                        read_until(sockets[viewer], frames[viewer], ended)
+                viewers.play_to_the_end(humans, chooser)
             finally:
                 for context in opened:
                     context.__exit__(None, None, None)
@@ -151,29 +111,87 @@ def test_every_frame_is_its_viewers_projection(
         referee = [event_from_dict(json.loads(line)) for line in lines]
     codes = {e.code for e in referee if isinstance(e, Notice)}
     assert ("stand_in" in codes) == away
-    for viewer, got in frames.items():
+    for viewer, got in viewers.frames.items():
         events = [f for f in got if f["type"] == "event"]
         assert [f["seq"] for f in events] == list(range(len(referee)))
         for frame in events:
             assert frame["event"] == referee[frame["seq"]].seen_by(viewer).to_dict()
         assert all(f["seat"] == viewer for f in got if f["type"] == "prompt")
         assert {f["type"] for f in got} <= {"event", "prompt", "accepted", "clock"}
-        clocks = [f for f in got if f["type"] == "clock"]
-        assert clocks, "a table with a timer sends clocks"
-        for clock in clocks:  # seconds and a seat, nothing else
-            assert set(clock) == {
-                "type",
-                "v",
-                "table",
-                "seq",
-                "remaining",
-                "running",
-                "reserve",
-                "increment",
-            }
-            assert len(clock["remaining"]) == players
-            assert all(isinstance(left, float) for left in clock["remaining"])
-            assert clock["running"] in (None, *everyone)  # the away one's, in its grace
+        check_clocks([f for f in got if f["type"] == "clock"], players, everyone)
+
+
+class Viewers:
+    """The connections of a game: the people's (*humans*, by seat) and the spectator's
+    (``None``), every frame each one got, and how far each has been read."""
+
+    def __init__(self, humans: list[int]) -> None:
+        self.frames: dict[int | None, list[Frame]] = {viewer: [] for viewer in [*humans, None]}
+        self.sockets: dict[int | None, Any] = {}
+        self.cursors = {viewer: 0 for viewer in self.frames}
+
+    def scan(self, viewer: int | None, done: Any) -> Frame:
+        """The first frame after the last one scanned that is *done*, read from the socket if
+        it has not come yet."""
+        got = self.frames[viewer]
+        while True:
+            while self.cursors[viewer] < len(got):
+                frame = got[self.cursors[viewer]]
+                self.cursors[viewer] += 1
+                if done(frame):
+                    return frame
+            got.append(json.loads(self.sockets[viewer].receive_text()))
+
+    def play_to_the_end(self, humans: list[int], chooser: random.Random) -> None:
+        """Subscribe every connection, then play the people's turns with moves *chooser*
+        picks, until the game ends and every person has seen its end."""
+        for viewer, ws in self.sockets.items():
+            ws.send_text(msg("subscribe", after=-1))
+            read_until(ws, self.frames[viewer], lambda f: f["type"] == "accepted")
+        for _turn in range(3000):
+            # The spectator tells whose turn it is (a person's, after the bots').
+            last = self.scan(
+                None,
+                lambda f: (
+                    ended(f)
+                    or (
+                        f["type"] == "event"
+                        and f["event"]["type"] in ("turn_ended", "game_started")
+                        and _next(f) in humans
+                    )
+                ),
+            )
+            if ended(last):
+                break
+            seat = _next(last)
+            prompt = self.scan(
+                seat, lambda f, s=last["seq"]: f["type"] == "prompt" and f["seq"] >= s
+            )
+            self.sockets[seat].send_text(msg("submit", command=chooser.choice(commands(prompt))))
+            answer = self.scan(seat, lambda f: f["type"] in ("accepted", "refused"))
+            assert answer["type"] == "accepted", answer
+        for viewer in humans:
+            if not any(ended(f) for f in self.frames[viewer]):
+                read_until(self.sockets[viewer], self.frames[viewer], ended)
+
+
+def check_clocks(clocks: list[Frame], players: int, everyone: list[int]) -> None:
+    """A viewer's clock frames: there are some, and they hold seconds and a seat only."""
+    assert clocks, "a table with a timer sends clocks"
+    for clock in clocks:  # seconds and a seat, nothing else
+        assert set(clock) == {
+            "type",
+            "v",
+            "table",
+            "seq",
+            "remaining",
+            "running",
+            "reserve",
+            "increment",
+        }
+        assert len(clock["remaining"]) == players
+        assert all(isinstance(left, float) for left in clock["remaining"])
+        assert clock["running"] in (None, *everyone)  # the away one's, in its grace
 
 
 def _next(frame: Frame) -> int:

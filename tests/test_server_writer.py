@@ -1,5 +1,6 @@
 """The SQLite file's one writer (frontends/net/writer.py): a write returns once it is on disk,
-writes that arrive together share one commit, and a bad write fails alone.
+writes that arrive together share one commit, and a bad write fails alone. (A table's turn
+stored at its commit, on both stores: test_stores.py.)
 
 Networked play: issue 12, docs/server.md ("Storage").
 """
@@ -13,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from cinco.core.engine.events import TurnEnded, event_from_dict
-from cinco.frontends.net.store import Store
 from cinco.frontends.net.writer import Writer
 
 INSERT = "INSERT INTO t VALUES (?, ?)"
@@ -120,27 +119,6 @@ def test_a_closed_writer_says_so(path: Path) -> None:
     writer.close()  # twice is harmless
     with pytest.raises(OSError, match="the store is closed"):
         writer.write([(INSERT, [(1, "a")])])
-
-
-def test_a_table_s_turn_is_stored_at_its_commit_and_not_before(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
-    try:
-        store.add_table("t1", {"players": 2}, ("i", "w", "o"), [("Ann", None, None)] * 2)
-        sink = store.sink("t1")
-        turn = [TurnEnded(0, "draw", 1), TurnEnded(1, "play", 0)]
-        for event in turn:
-            sink.append(event)
-        assert store.events("t1") == []  # a turn is written whole, at its commit
-        sink.commit()
-        assert [event_from_dict(data) for data in store.events("t1")] == turn
-        sink.append(TurnEnded(0, "exchange", 1))
-        sink.close()  # what was appended is committed at the close
-        assert len(store.events("t1")) == 3
-        again = store.sink("t1", keep=2)  # a restart that kept two events: the rest goes
-        again.close()
-        assert [event_from_dict(data) for data in store.events("t1")] == turn
-    finally:
-        store.close()
 
 
 def test_a_write_not_waited_for_lands_in_order_and_a_failure_is_logged(

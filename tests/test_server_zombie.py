@@ -18,8 +18,9 @@ import pytest
 import cinco
 from cinco.core.engine.config import Seat
 from cinco.core.engine.events import Event, Notice
+from cinco.core.table.log import stand_ins
 from cinco.core.table.protocol import Accepted, Refused
-from cinco.core.table.table import Table, stand_ins
+from cinco.core.table.table import Table
 from cinco.core.words.messages import render
 
 pytest.importorskip("starlette")
@@ -28,7 +29,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_server import Frame, a_move, auth, is_answer, join, msg, new_table, until
 
-from cinco.frontends.net.server import create_app
+from cinco.frontends.net.app import create_app
 
 
 def two_people() -> Table:

@@ -35,8 +35,9 @@ from cinco.core.engine.events import (
 from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, GameState, fold
 from cinco.core.game.game import Game
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import BotSpec, Registry
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import BotSpec
+from cinco.core.host.registry import Registry
 from cinco.core.records.record import load_record
 from cinco.plugins.record_writer import RecordWriter
 
@@ -96,48 +97,12 @@ class InvariantChecker:
         self.check(self.previous, game.state, event)
 
     def check(self, before: GameState, state: GameState, event: Event) -> None:
-        index = state.events
-        players = state.players
-        # C1: the 90 cards, each exactly once, in hands and piles.
-        cards = [c for hand in state.hands for c in hand]
-        cards += [*state.draw_pile, *state.discard_pile]
-        assert sorted(cards) == ALL_CARDS, f"cards not conserved after event {index}"
-        # No space taken twice; tokens match the board; at most 35 per team (E2).
-        board = state.board
-        for team in range(state.teams):
-            on_board = sum(1 for n in range(1, SPACES + 1) if board[n] == team)
-            assert on_board == state.tokens[team] <= TOKENS_PER_TEAM
-        assert board[0] == FREE
-        # The free spaces the fold keeps up to date (a cache) are the board's.
-        free = tuple(n for n in range(1, SPACES + 1) if board[n] == FREE)
-        assert state.free_spaces() == free
-        assert state.free_spaces(45) == tuple(n for n in free if n >= 45)
-        # A5: the hand limit.
-        assert all(len(hand) <= HAND_LIMIT for hand in state.hands)
-        # P4: only the player to move acts; turns pass round the table.
-        if isinstance(event, CardPlayed | HandDiscarded):
-            assert event.seat == before.current_seat
-        if isinstance(event, CardDrawn) and before.turn > 0:
-            assert event.seat == before.current_seat
-        if isinstance(event, TurnEnded | GameEnded):
-            assert event.seat == before.current_seat
-        if isinstance(event, TurnEnded):
-            assert event.next_seat == (event.seat + 1) % players
-            assert state.team_of(event.next_seat) == event.next_seat % state.teams
-            assert state.turn == before.turn + 1
+        check_conservation(state)
+        check_turn_order(before, state, event)
         # A1/A2/V1: a token goes on a free space at or above the card (or, with Joker when
         # none is free at or above it, anywhere free); a burn only when nothing is free above.
         if isinstance(event, CardPlayed):
-            free_above = before.free_spaces(event.card)
-            if event.space is None:
-                self.counts["burn"] += 1
-                assert not free_above and (not self.joker or not before.free_spaces(1))
-            else:
-                assert before.board[event.space] == FREE
-                assert event.space >= event.card or (self.joker and not free_above)
-                assert board[event.space] == state.team_of(event.seat)
-                if event.space < event.card:
-                    self.counts["joker"] += 1
+            self.check_play(before, state, event)
         if isinstance(event, DeckShuffled) and event.reshuffle:
             self.counts["reshuffle"] += 1
             assert before.draw_pile == ()  # A6: only when a card must be drawn from nothing
@@ -151,6 +116,53 @@ class InvariantChecker:
             if event.reason == "line":
                 assert event.winner == state.team_of(event.seat) and len(event.line or ()) >= 5
         self.previous = state
+
+    def check_play(self, before: GameState, state: GameState, event: CardPlayed) -> None:
+        free_above = before.free_spaces(event.card)
+        if event.space is None:
+            self.counts["burn"] += 1
+            assert not free_above and (not self.joker or not before.free_spaces(1))
+        else:
+            assert before.board[event.space] == FREE
+            assert event.space >= event.card or (self.joker and not free_above)
+            assert state.board[event.space] == state.team_of(event.seat)
+            if event.space < event.card:
+                self.counts["joker"] += 1
+
+
+def check_conservation(state: GameState) -> None:
+    """What holds after every event, whatever it was: the cards, the board, the hands."""
+    index = state.events
+    # C1: the 90 cards, each exactly once, in hands and piles.
+    cards = [c for hand in state.hands for c in hand]
+    cards += [*state.draw_pile, *state.discard_pile]
+    assert sorted(cards) == ALL_CARDS, f"cards not conserved after event {index}"
+    # No space taken twice; tokens match the board; at most 35 per team (E2).
+    board = state.board
+    for team in range(state.teams):
+        on_board = sum(1 for n in range(1, SPACES + 1) if board[n] == team)
+        assert on_board == state.tokens[team] <= TOKENS_PER_TEAM
+    assert board[0] == FREE
+    # The free spaces the fold keeps up to date (a cache) are the board's.
+    free = tuple(n for n in range(1, SPACES + 1) if board[n] == FREE)
+    assert state.free_spaces() == free
+    assert state.free_spaces(45) == tuple(n for n in free if n >= 45)
+    # A5: the hand limit.
+    assert all(len(hand) <= HAND_LIMIT for hand in state.hands)
+
+
+def check_turn_order(before: GameState, state: GameState, event: Event) -> None:
+    """P4: only the player to move acts; turns pass round the table."""
+    if isinstance(event, CardPlayed | HandDiscarded):
+        assert event.seat == before.current_seat
+    if isinstance(event, CardDrawn) and before.turn > 0:
+        assert event.seat == before.current_seat
+    if isinstance(event, TurnEnded | GameEnded):
+        assert event.seat == before.current_seat
+    if isinstance(event, TurnEnded):
+        assert event.next_seat == (event.seat + 1) % state.players
+        assert state.team_of(event.next_seat) == event.next_seat % state.teams
+        assert state.turn == before.turn + 1
 
 
 def play_and_check(

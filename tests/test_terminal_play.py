@@ -527,7 +527,7 @@ class DuelLayout:
 
 @pytest.fixture
 def duel(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cinco.core.host.hookspecs import hookimpl
+    from cinco.core.hooks.hookspecs import hookimpl
     from cinco.core.host.registry import Registry
     from cinco.frontends import options
     from cinco.frontends.terminal import app

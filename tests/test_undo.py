@@ -33,8 +33,10 @@ from cinco.core.engine.state import GameState, fold
 from cinco.core.engine.verify import check_log
 from cinco.core.game.game import Game
 from cinco.core.records.record import dumps, header, load_record, loads
+from cinco.core.table.handle import SeatHandle
+from cinco.core.table.log import turns
 from cinco.core.table.protocol import Accepted, Refused
-from cinco.core.table.table import SeatHandle, Table, turns
+from cinco.core.table.table import Table
 
 #: A fold of a log may evolve each event this many times over (a game stores an event once
 #: and checks its turn once more) ...

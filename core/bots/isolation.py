@@ -39,8 +39,14 @@ import time
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from cinco.core.bots.matches import ArenaSpec, GameResult, game_config, record_path
 from cinco.core.engine.errors import CincoError
 from cinco.core.engine.faults import user_interrupt
+from cinco.core.engine.oracle import RulesOracle
+from cinco.core.engine.projection import Projection, closes_turn
+from cinco.core.game.game import _iterations, _time_budget
+from cinco.core.host.declarations import BotContext
+from cinco.core.host.registry import default_registry
 from cinco.core.table.protocol import (
     Accepted,
     Envelope,
@@ -50,13 +56,13 @@ from cinco.core.table.protocol import (
     Submit,
     message_from_dict,
 )
+from cinco.core.table.table import Table
 from cinco.core.words.i18n import _
 
 if TYPE_CHECKING:
-    from cinco.core.bots.tournament import ArenaSpec, GameResult
     from cinco.core.engine.rules import LegalActions
     from cinco.core.engine.state import GameState
-    from cinco.core.table.table import SeatHandle
+    from cinco.core.table.handle import SeatHandle
 
 #: Seconds a bot may take for a move when the game sets no time budget.
 MOVE_TIMEOUT = 30.0
@@ -200,17 +206,10 @@ def play_isolated(
     if bench is None:
         with Bench() as own:
             return play_isolated(spec, index, seed, arrangement, own)
-    from cinco.core.bots.tournament import GameResult, game_config, record_path
-    from cinco.core.host.registry import default_registry
-    from cinco.core.table.table import Table
-
     registry = default_registry()
     config = game_config(spec, seed, arrangement, bots=False)
     teams = registry.layout(spec.players, spec.layout).teams
     record = record_path(spec, index) if spec.records is not None else None
-    budget = spec.budget
-    fallback = random.Random(secrets.randbits(64))
-    replaced = 0
     # The record is written once the game is over: while it is played, no file holds the deck
     # (a bot's process runs as this user, and could read one).
     table = Table.create(config, registry=registry, frontend="arena", undo=False)
@@ -220,53 +219,7 @@ def play_isolated(
         for i in range(spec.players):
             entrant = spec.entrants[arrangement[i % teams]]
             players.append(bench.take(entrant.bot, entrant.level))
-        handles = [table.seat(i) for i in range(spec.players)]
-        # Whatever a handle takes in (whoever pumps it) goes to its seat's process, in order.
-        outboxes: list[list[Message]] = [[] for _ in handles]
-        for handle, outbox in zip(handles, outboxes, strict=True):
-            handle.listen(outbox.append)
-            # What the handle took in before it was listened to: the stream so far, and the
-            # prompt if it is to move.
-            outbox.extend(handle.events())
-            if handle.legal():
-                outbox.append(Prompt(handle.table, handle.seq, handle.legal()))
-
-        def flush() -> None:
-            for player, outbox in zip(players, outboxes, strict=True):
-                player.send(outbox)
-                outbox.clear()
-
-        watcher = handles[0]
-        while True:
-            for handle in handles:
-                handle.pump()
-            state = watcher.view
-            if state.is_over:
-                flush()
-                break
-            seat = state.current_seat
-            handle, player = handles[seat], players[seat]
-            legal = handle.legal()
-            if not legal:
-                if handle.blocked is not None:  # a variant's rule hook failed
-                    raise CincoError(
-                        _("Game {n} cannot go on: {reason}").format(
-                            n=index + 1, reason=handle.blocked.message
-                        )
-                    )
-                handle.wait(timeout=1.0)
-                continue
-            player.drain()
-            flush()
-            timeout = MOVE_TIMEOUT if budget is None else budget + GRACE
-            if not player.started:
-                timeout += START_TIMEOUT
-                player.started = True
-            if not _take_turn(handle, player, legal, timeout):
-                player.failed = True
-                replaced += 1
-                handle.submit(legal[fallback.randrange(len(legal))])
-        final = watcher.view
+        final, replaced = _play_out(table, players, index, spec.budget)
         finished = final.is_over
         if record is not None:
             table.save_as(record)
@@ -291,6 +244,74 @@ def play_isolated(
     )
 
 
+def _play_out(
+    table: Table, players: Sequence[_Player], index: int, budget: float | None
+) -> tuple[GameState, int]:
+    """Play game *index* at *table* to its end, seat *i* by ``players[i]``'s process (a move
+    that fails goes to a random legal one): the final state, and how many moves were
+    replaced."""
+    fallback = random.Random(secrets.randbits(64))
+    replaced = 0
+    handles = [table.seat(i) for i in range(len(players))]
+    outboxes = _outboxes(handles)
+
+    def flush() -> None:
+        for player, outbox in zip(players, outboxes, strict=True):
+            player.send(outbox)
+            outbox.clear()
+
+    watcher = handles[0]
+    while True:
+        for handle in handles:
+            handle.pump()
+        state = watcher.view
+        if state.is_over:
+            flush()
+            return state, replaced
+        seat = state.current_seat
+        handle, player = handles[seat], players[seat]
+        legal = handle.legal()
+        if not legal:
+            if handle.blocked is not None:  # a variant's rule hook failed
+                raise CincoError(
+                    _("Game {n} cannot go on: {reason}").format(
+                        n=index + 1, reason=handle.blocked.message
+                    )
+                )
+            handle.wait(timeout=1.0)
+            continue
+        player.drain()
+        flush()
+        if not _take_turn(handle, player, legal, _move_timeout(player, budget)):
+            player.failed = True
+            replaced += 1
+            handle.submit(legal[fallback.randrange(len(legal))])
+
+
+def _outboxes(handles: Sequence[SeatHandle]) -> list[list[Message]]:
+    """One outbox per handle, filled with whatever the handle takes in (whoever pumps it), in
+    order, for its seat's process."""
+    outboxes: list[list[Message]] = [[] for _ in handles]
+    for handle, outbox in zip(handles, outboxes, strict=True):
+        handle.listen(outbox.append)
+        # What the handle took in before it was listened to: the stream so far, and the
+        # prompt if it is to move.
+        outbox.extend(handle.events())
+        if handle.legal():
+            outbox.append(Prompt(handle.table, handle.seq, handle.legal()))
+    return outboxes
+
+
+def _move_timeout(player: _Player, budget: float | None) -> float:
+    """The seconds *player* has for this move: its budget and :data:`GRACE` (else
+    :data:`MOVE_TIMEOUT`), and :data:`START_TIMEOUT` more for its first move."""
+    timeout = MOVE_TIMEOUT if budget is None else budget + GRACE
+    if not player.started:
+        timeout += START_TIMEOUT
+        player.started = True
+    return timeout
+
+
 def _take_turn(handle: SeatHandle, player: _Player, legal: LegalActions, timeout: float) -> bool:
     """Let *player* move for *handle*'s seat; whether it made a legal move in time."""
     deadline = time.monotonic() + timeout
@@ -311,47 +332,37 @@ class _Seat:
     """The child's fold of its seat's stream (as a network client's), and its bot."""
 
     def __init__(self, bot: str, level: str | None) -> None:
-        from cinco.core.host.registry import default_registry
-
         self.registry = default_registry()
         self.bot_name = bot
         self.level = level
-        self.log: list[Envelope] = []
-        self.state: GameState | None = None
+        #: This game's stream, folded (a new game starts a new one).
+        self.projection: Projection[Envelope] = Projection()
         self.prompt: Prompt | None = None
         self.bot: Any = None
 
     def take(self, message: Message) -> dict[str, Any] | None:
         """Fold *message*; the answer to send if it prompts this seat: a ``submit``, or (the
         bot failed) a line the referee will not take, which loses the move at once."""
-        from cinco.core.engine.events import GameEnded, GameStarted, TurnEnded, Undone
-        from cinco.core.engine.state import evolve, start
-
         if isinstance(message, Envelope):
             if message.seq == 0:  # a new game (the process plays the next games of its task)
-                self.log, self.state, self.prompt, self.bot = [], None, None, None
-            expected = self.log[-1].seq + 1 if self.log else 0
-            if message.seq != expected:
-                return None
-            self.log.append(message)
-            event = message.event
-            if self.state is None:
-                assert isinstance(event, GameStarted)
-                self.state = start(event)
-            else:
-                self.state = evolve(self.state, event)
-            if type(event) in (TurnEnded, GameEnded, Undone):
+                self.projection, self.prompt, self.bot = Projection(), None, None
+            if self.projection.take(message) and closes_turn(message.event):
                 self.prompt = None
             return None
-        if not isinstance(message, Prompt):
+        if isinstance(message, Prompt):
+            return self._answer(message)
+        return None
+
+    def _answer(self, prompt: Prompt) -> dict[str, Any] | None:
+        """The answer to *prompt*, if it is news: the prompt for the last event taken, not
+        answered already."""
+        state = self.projection.state
+        if state is None or state.is_over or prompt.seq != self.projection.seq:
             return None
-        state = self.state
-        if state is None or state.is_over or message.seq != self.log[-1].seq:
-            return None
-        if self.prompt is not None and self.prompt.seq == message.seq:
+        if self.prompt is not None and self.prompt.seq == prompt.seq:
             return None  # answered already
-        self.prompt = message
-        legal = message.legal
+        self.prompt = prompt
+        legal = prompt.legal
         try:
             if self.bot is None:
                 self.bot = self._make_bot(state, legal.seat)
@@ -362,10 +373,6 @@ class _Seat:
             return {"type": "failed", "error": f"{type(exc).__name__}: {exc}"}
 
     def _make_bot(self, state: GameState, seat: int) -> Any:
-        from cinco.core.engine.oracle import RulesOracle
-        from cinco.core.game.game import _iterations, _time_budget
-        from cinco.core.host.registry import BotContext
-
         config = state.config  # as this seat sees it: no seed
         context = BotContext(
             seat=seat,

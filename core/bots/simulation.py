@@ -12,6 +12,7 @@ from typing import Any
 from cinco.core.engine.config import Seat
 from cinco.core.game.game import Game
 from cinco.core.host.registry import Registry
+from cinco.core.records.recording import RecordWriter
 
 #: E4: bot-only games end in a draw after this many turns unless told otherwise.
 DEFAULT_TURN_LIMIT = 1000
@@ -55,8 +56,6 @@ def simulate(
     """Play *games* bot-only games; seat *i* gets ``bots[i % len(bots)]`` (``NAME`` or
     ``NAME:LEVEL``). Game *k* uses seed ``seed + k``, so the same arguments always give the
     same games."""
-    from cinco.core.records.recording import RecordWriter
-
     summary = Summary()
     started = time.perf_counter()
     for k in range(games):

@@ -12,11 +12,21 @@ Draw(seat=1)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from cinco.core.engine._fast_init import quick_init
 from cinco.core.engine.errors import EventError, MalformedCommand
 from cinco.core.words.i18n import _
+
+#: The name of each action of a turn: a command's :attr:`~Command.kind` (and its ``to_dict``),
+#: ``TurnEnded.action`` in the log and records, the ``action`` a ``cinco_action_allowed`` hook
+#: is asked about, and the key of the rule clauses (:mod:`cinco.core.engine.verify`). Spelled
+#: here only; everything else imports these.
+PLAY: Final = "play"
+DRAW: Final = "draw"
+EXCHANGE: Final = "exchange"
+#: The actions, in the order of the rules (A1/A2, A3, A4).
+ACTIONS: Final = (PLAY, DRAW, EXCHANGE)
 
 
 @quick_init
@@ -36,7 +46,7 @@ class Command:
 class PlayCard(Command):
     """A1/A2: play ``card``, placing a token on ``space`` (``None`` when it burns)."""
 
-    kind: ClassVar[str] = "play"
+    kind: ClassVar[str] = PLAY
     card: int
     space: int | None = None
 
@@ -46,7 +56,7 @@ class PlayCard(Command):
 class Draw(Command):
     """A3: take the top card of the draw pile."""
 
-    kind: ClassVar[str] = "draw"
+    kind: ClassVar[str] = DRAW
 
 
 @quick_init
@@ -54,7 +64,7 @@ class Draw(Command):
 class Exchange(Command):
     """A4: discard a hand of four and draw four."""
 
-    kind: ClassVar[str] = "exchange"
+    kind: ClassVar[str] = EXCHANGE
 
 
 COMMAND_TYPES: dict[str, type[Command]] = {c.kind: c for c in (PlayCard, Draw, Exchange)}

@@ -20,7 +20,7 @@ TypeError: 'mappingproxy' object does not support item assignment
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -29,10 +29,53 @@ from cinco.core.engine.errors import ConfigError
 from cinco.core.engine.params import STANDARD_PARAMS, GameParams
 from cinco.core.words.i18n import _
 
-#: P1: the player counts of the standard game. Which counts a game may have is up to the
-#: installed layouts (:meth:`cinco.core.host.registry.Registry.player_counts`); this is only what
-#: the built-in layout plugins register.
-PLAYER_COUNTS = (2, 3, 4, 6)
+#: P1, P2: the layouts of the standard game, name → (players, teams); the first for a player
+#: count is its default. The built-in layout plugins register these (``cinco.plugins.layouts``,
+#: ``cinco.plugins.six_players``; a test holds them to it). Which layouts a game may have is up
+#: to the installed plugins (:meth:`cinco.core.host.registry.Registry.configure`); this is what
+#: a configuration made without the plugin host (:meth:`GameConfig.for_players`) knows.
+STANDARD_LAYOUTS: dict[str, tuple[int, int]] = {
+    "2x1": (2, 2),
+    "3x1": (3, 3),
+    "2x2": (4, 2),
+    "2x3": (6, 2),
+    "3x2": (6, 3),
+}
+#: P1: the player counts of the standard game.
+PLAYER_COUNTS = tuple(sorted({players for players, _teams in STANDARD_LAYOUTS.values()}))
+
+
+def or_list(items: Sequence[object]) -> str:
+    """``2, 3, 4 or 6``."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words) or "-"
+    return _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])
+
+
+def standard_layout(players: int, name: str | None = None) -> str:
+    """The standard layout called *name* for *players*, or the default one for *players*
+    (P1, P2). Raises :class:`ConfigError` as the registry does for a layout it has not.
+
+    >>> standard_layout(6), standard_layout(6, "3x2")
+    ('2x3', '3x2')
+    """
+    if players not in PLAYER_COUNTS:
+        raise ConfigError(
+            _(
+                "Cinco is played by {counts} players (as the installed layouts say), not {n}."
+            ).format(counts=or_list(PLAYER_COUNTS), n=players)
+        )
+    fitting = [layout for layout, (count, _teams) in STANDARD_LAYOUTS.items() if count == players]
+    if name is None:
+        return fitting[0]
+    if name not in fitting:
+        raise ConfigError(
+            _("No layout {name!r} for {n} players. Choose one of: {choices}.").format(
+                name=name, n=players, choices=", ".join(fitting)
+            )
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -148,13 +191,13 @@ class GameConfig:
         names: tuple[str, ...] | None = None,
         **kwargs: Any,
     ) -> GameConfig:
-        """A configuration with default names. Without *teams*, the layout (*layout*, or the
-        first installed for *players*) says how many: P2, from the layout plugins."""
+        """A configuration with default names. Without *teams*, the standard layout (*layout*,
+        or the default for *players*: :data:`STANDARD_LAYOUTS`) says how many. A layout a
+        plugin adds takes *teams*, or :meth:`cinco.core.host.registry.Registry.configure`,
+        which knows the installed layouts (P2)."""
         if teams is None:
-            from cinco.core.host.registry import default_registry
-
-            chosen = default_registry().layout(players, layout)
-            teams, layout = chosen.teams, chosen.name
+            layout = standard_layout(players, layout)
+            teams = STANDARD_LAYOUTS[layout][1]
         seat_bots = bots or (None,) * players
         seat_names = names or tuple(map(default_name, range(players)))
         seats = tuple(Seat(name=seat_names[i], bot=seat_bots[i]) for i in range(players))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cinco.core.words.messages import freeze, render, thaw
+
 
 class CincoError(Exception):
     """Base class of every error Cinco raises on purpose."""
@@ -37,14 +39,10 @@ class IllegalCommand(CincoError):
 
     @property
     def message(self) -> str:
-        from cinco.core.words.messages import render
-
         return render(self.code, self.params)
 
     def to_dict(self) -> dict[str, Any]:
         """The refusal as the seat protocol sends it."""
-        from cinco.core.words.messages import freeze, thaw
-
         return {"code": self.code, "params": thaw(freeze(self.params))}
 
 

@@ -18,6 +18,7 @@ CardDrawn(seat=1, card=None)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields, replace
 from typing import Any, ClassVar
 
@@ -270,52 +271,80 @@ EVENT_TYPES: dict[str, type[Event]] = {
 def _check(value: Any, annotation: str, name: str) -> Any:
     """Convert one JSON value to the field's type, or say what is wrong."""
     optional = annotation.endswith(" | None")
-    base = annotation.removesuffix(" | None")
     if value is None:
         if optional:
             return None
         raise EventError(_("field '{name}' must not be empty").format(name=name))
-    if base == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise EventError(_("field '{name}' must be a whole number").format(name=name))
-        return value
-    if base == "str":
-        if not isinstance(value, str):
-            raise EventError(_("field '{name}' must be text").format(name=name))
-        return value
-    if base == "bool":
-        if not isinstance(value, bool):
-            raise EventError(_("field '{name}' must be true or false").format(name=name))
-        return value
-    if base == "tuple[int, ...]":
-        if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
-        ):
-            raise EventError(_("field '{name}' must be a list of numbers").format(name=name))
-        return tuple(value)
-    if base == "tuple[tuple[str, Param], ...]":
-        if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
-            raise EventError(_("field '{name}' must be an object").format(name=name))
-        for item in value.values():
-            plain = item is None or isinstance(item, str | int | float | bool)
-            numbers = isinstance(item, list) and all(
-                isinstance(v, int) and not isinstance(v, bool) for v in item
-            )
-            if not (plain or numbers):
-                raise EventError(
-                    _("field '{name}' may hold only numbers, text and lists of numbers").format(
-                        name=name
-                    )
+    convert = _CONVERTERS.get(annotation.removesuffix(" | None"))
+    if convert is None:
+        raise EventError(f"unsupported field type {annotation}")  # a bug in this module
+    return convert(value, name)
+
+
+def _numbers(value: Any) -> bool:
+    """Whether *value* is a JSON list of whole numbers (``true`` is not one)."""
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+def _as_int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EventError(_("field '{name}' must be a whole number").format(name=name))
+    return value
+
+
+def _as_str(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise EventError(_("field '{name}' must be text").format(name=name))
+    return value
+
+
+def _as_bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise EventError(_("field '{name}' must be true or false").format(name=name))
+    return value
+
+
+def _as_numbers(value: Any, name: str) -> tuple[int, ...]:
+    if not _numbers(value):
+        raise EventError(_("field '{name}' must be a list of numbers").format(name=name))
+    return tuple(value)
+
+
+def _as_params(value: Any, name: str) -> Any:
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise EventError(_("field '{name}' must be an object").format(name=name))
+    for item in value.values():
+        plain = item is None or isinstance(item, str | int | float | bool)
+        if not (plain or _numbers(item)):
+            raise EventError(
+                _("field '{name}' may hold only numbers, text and lists of numbers").format(
+                    name=name
                 )
-        return freeze(value)
-    if base == "GameConfig":
-        if not isinstance(value, dict):
-            raise EventError(_("field '{name}' must be an object").format(name=name))
-        try:
-            return GameConfig.from_dict(value)
-        except ConfigError as exc:
-            raise EventError(str(exc)) from exc
-    raise EventError(f"unsupported field type {annotation}")  # a bug in this module
+            )
+    return freeze(value)
+
+
+def _as_config(value: Any, name: str) -> GameConfig:
+    if not isinstance(value, dict):
+        raise EventError(_("field '{name}' must be an object").format(name=name))
+    try:
+        return GameConfig.from_dict(value)
+    except ConfigError as exc:
+        raise EventError(str(exc)) from exc
+
+
+#: The conversion of a JSON value to each field type the events use (the annotation as
+#: written, without `` | None``).
+_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
+    "int": _as_int,
+    "str": _as_str,
+    "bool": _as_bool,
+    "tuple[int, ...]": _as_numbers,
+    "tuple[tuple[str, Param], ...]": _as_params,
+    "GameConfig": _as_config,
+}
 
 
 def event_from_dict(data: Any) -> Event:

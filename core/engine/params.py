@@ -179,7 +179,3 @@ class GameParams:
 
 #: The standard game's parameters.
 STANDARD_PARAMS = GameParams()
-
-#: The actions a ``cinco_action_allowed`` hook is asked about.
-DRAW = "draw"
-EXCHANGE = "exchange"

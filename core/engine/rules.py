@@ -16,9 +16,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
+from cinco.core.engine import standard_rules
 from cinco.core.engine._fast_init import quick_init
 from cinco.core.engine.board import SPACES
-from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard, check_command
+from cinco.core.engine.commands import (
+    DRAW,
+    EXCHANGE,
+    PLAY,
+    Command,
+    Draw,
+    Exchange,
+    PlayCard,
+    check_command,
+)
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.errors import (
     ActionNotAllowed,
@@ -48,30 +58,14 @@ from cinco.core.engine.events import (
     TurnEnded,
 )
 from cinco.core.engine.faults import user_interrupt
-from cinco.core.engine.params import DRAW, EXCHANGE, GameParams
+from cinco.core.engine.outcome import ONGOING, Outcome
+from cinco.core.engine.params import GameParams
 from cinco.core.engine.state import GameState, evolve
-from cinco.core.host import hookspecs
+from cinco.core.hooks import hookspecs
 from cinco.core.words.i18n import _
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ends: ``winner`` is a team (``None``: a draw); ``reason`` is a short code.
-    ``scores`` (hook API 2), one whole number per team, are recorded in ``game_ended`` and
-    shown with the result (a variant scoring a stalemate, say)."""
-
-    winner: int | None
-    reason: str
-    line: tuple[int, ...] | None = None
-    over: bool = True
-    scores: tuple[int, ...] | None = None
-
-
-#: Returned by a ``cinco_game_end`` implementation to say the game goes on, overruling the rest.
-ONGOING = Outcome(winner=None, reason="ongoing", over=False)
 
 
 #: Checks a rule hook's answer, given the hook's arguments: returns the answer to use, or
@@ -346,8 +340,6 @@ class RuleSet(CompiledRules):
     def __init__(
         self, rule_plugins: Iterable[object] = (), names: Sequence[str] | None = None
     ) -> None:
-        from cinco.core.engine import standard_rules
-
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.pm.register(standard_rules, name=STANDARD_RULES)
@@ -419,8 +411,6 @@ def _game_end_chain(hook: pluggy.HookCaller) -> Callable[[GameState, Command], A
     """The ``cinco_game_end`` chain, called with ``(state, command)``. The standard verdict
     (the ``standard`` argument, hook API 2) is worked out first only when an implementation
     names it: every other game keeps the standard rules' quick path."""
-    from cinco.core.engine import standard_rules
-
     wanted = any(
         "standard" in impl.argnames
         for impl in hook.get_hookimpls()
@@ -645,18 +635,18 @@ def decide_steps(
         if legal is None or legal.seat != seat or command not in legal:
             _check_play(state, rules, command)
         after = _apply(steps, state, CardPlayed(seat, command.card, command.space))
-        action = "play"
+        action = PLAY
     elif isinstance(command, Draw):
         params = state.config.params
         _check_allowed(state, rules, seat, DRAW)
         room = params.hand_limit - len(hand)
         after = _draw(steps, state, seat, min(params.cards_per_draw, room))
-        action = "draw"
+        action = DRAW
     elif isinstance(command, Exchange):
         _check_allowed(state, rules, seat, EXCHANGE)
         discarded = HandDiscarded(seat=seat, count=len(hand), cards=tuple(hand))
         after = _draw(steps, _apply(steps, state, discarded), seat, len(hand))
-        action = "exchange"
+        action = EXCHANGE
     else:
         raise TypeError(f"not a command: {command!r}")
     outcome = rules.outcome(after, command)

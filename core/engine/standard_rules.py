@@ -8,11 +8,11 @@ can change placement or the end of the game without any special case here.
 from __future__ import annotations
 
 from cinco.core.engine.board import SPACES, line_through
-from cinco.core.engine.commands import Command, PlayCard
-from cinco.core.engine.params import DRAW, EXCHANGE, STANDARD_PARAMS
-from cinco.core.engine.rules import Outcome
+from cinco.core.engine.commands import DRAW, EXCHANGE, Command, PlayCard
+from cinco.core.engine.outcome import Outcome
+from cinco.core.engine.params import STANDARD_PARAMS
 from cinco.core.engine.state import GameState
-from cinco.core.host.hookspecs import hookimpl
+from cinco.core.hooks.hookspecs import hookimpl
 
 #: E1: the length of a winning line in the standard game (a game's own: ``state.params``).
 WINNING_LENGTH = STANDARD_PARAMS.winning_length

@@ -17,7 +17,7 @@ state: another player's hand, the draw pile's order, cards discarded face down b
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,118 +245,149 @@ def evolve(state: GameState, event: Event) -> GameState:
     kind = type(event)
     if state.result is not None and kind is not Notice:
         raise EventError(_("the game is already over"))
-    if kind is CardPlayed:
-        assert isinstance(event, CardPlayed)
-        seat, card, space = event.seat, event.card, event.space
-        if seat != state.current_seat:
-            _check_turn(state, seat)
-        hands = _set_hand(state, seat, _remove_one(state.hands[seat], card))
-        board, tokens, free = state.board, state.tokens, state._free
-        if space is not None:
-            if not 1 <= space <= SPACES:
-                raise EventError(_("there is no space {n}").format(n=space))
-            if board[space] != FREE:
-                raise EventError(_("space {n} is already taken").format(n=space))
-            team = seat % state.config.teams
-            # Through a list: the quickest way to copy a tuple with one item changed.
-            cells = list(board)
-            cells[space] = team
-            board = tuple(cells)
-            counts = list(tokens)
-            counts[team] += 1
-            tokens = tuple(counts)
-            if free is not None:
-                i = bisect_left(free, space)
-                free = free[:i] + free[i + 1 :]
-        return _derive(
-            state,
-            hands=hands,
-            board=board,
-            tokens=tokens,
-            discard_pile=state.discard_pile + (card,),
-            discard_from=state.discard_from + (PUBLIC,),
-            last_play=event,
-            events=state.events + 1,
-            _free=free,
+    # One dictionary look-up by the event's exact type: as quick as the first test of a chain
+    # of ``if kind is ...``, and quicker than the later ones (this runs for every event).
+    step = _STEPS.get(kind)
+    if step is None:
+        raise EventError(_("unknown event {event!r}").format(event=event))
+    return step(state, event)
+
+
+def _card_played(state: GameState, event: CardPlayed) -> GameState:
+    seat, card, space = event.seat, event.card, event.space
+    if seat != state.current_seat:
+        _check_turn(state, seat)
+    hands = _set_hand(state, seat, _remove_one(state.hands[seat], card))
+    board, tokens, free = state.board, state.tokens, state._free
+    if space is not None:
+        if not 1 <= space <= SPACES:
+            raise EventError(_("there is no space {n}").format(n=space))
+        if board[space] != FREE:
+            raise EventError(_("space {n} is already taken").format(n=space))
+        team = seat % state.config.teams
+        # Through a list: the quickest way to copy a tuple with one item changed.
+        cells = list(board)
+        cells[space] = team
+        board = tuple(cells)
+        counts = list(tokens)
+        counts[team] += 1
+        tokens = tuple(counts)
+        if free is not None:
+            i = bisect_left(free, space)
+            free = free[:i] + free[i + 1 :]
+    return _derive(
+        state,
+        hands=hands,
+        board=board,
+        tokens=tokens,
+        discard_pile=state.discard_pile + (card,),
+        discard_from=state.discard_from + (PUBLIC,),
+        last_play=event,
+        events=state.events + 1,
+        _free=free,
+    )
+
+
+def _card_drawn(state: GameState, event: CardDrawn) -> GameState:
+    if not state.draw_pile:
+        raise EventError(_("a card was drawn from an empty draw pile"))
+    _check_seat(state, event.seat)
+    if len(state.hands[event.seat]) >= state.config.params.hand_limit:
+        raise EventError(_("a card was drawn into a full hand"))
+    top = state.draw_pile[0]
+    card = event.card if event.card is not None else top
+    if card != top and top != UNKNOWN:
+        # Tampering: a known draw pile says which card comes next.
+        raise EventError(
+            _("card {card} was drawn, but the top card is {top}").format(card=card, top=top)
         )
-    if kind is CardDrawn:
-        assert isinstance(event, CardDrawn)
-        if not state.draw_pile:
-            raise EventError(_("a card was drawn from an empty draw pile"))
-        _check_seat(state, event.seat)
-        if len(state.hands[event.seat]) >= state.config.params.hand_limit:
-            raise EventError(_("a card was drawn into a full hand"))
-        top = state.draw_pile[0]
-        card = event.card if event.card is not None else top
-        if card != top and top != UNKNOWN:
-            # Tampering: a known draw pile says which card comes next.
-            raise EventError(
-                _("card {card} was drawn, but the top card is {top}").format(card=card, top=top)
-            )
-        hand = state.hands[event.seat] + (card,)
-        return _derive(
-            state,
-            hands=_set_hand(state, event.seat, hand),
-            draw_pile=state.draw_pile[1:],
-            events=state.events + 1,
-        )
-    if kind is TurnEnded:
-        assert isinstance(event, TurnEnded)
-        if event.seat != state.current_seat:
-            _check_turn(state, event.seat)
-        if not 0 <= event.next_seat < state.config.players:
-            _check_seat(state, event.next_seat)
-        return _derive(
-            state, current_seat=event.next_seat, turn=state.turn + 1, events=state.events + 1
-        )
-    if kind is HandDiscarded:
-        assert isinstance(event, HandDiscarded)
+    hand = state.hands[event.seat] + (card,)
+    return _derive(
+        state,
+        hands=_set_hand(state, event.seat, hand),
+        draw_pile=state.draw_pile[1:],
+        events=state.events + 1,
+    )
+
+
+def _turn_ended(state: GameState, event: TurnEnded) -> GameState:
+    if event.seat != state.current_seat:
         _check_turn(state, event.seat)
-        cards = event.cards if event.cards is not None else (UNKNOWN,) * event.count
-        hand = state.hands[event.seat]
-        if len(cards) != len(hand) or (
-            UNKNOWN not in hand and UNKNOWN not in cards and sorted(cards) != sorted(hand)
-        ):
-            raise EventError(
-                _("the discarded cards are not the hand of seat {seat}").format(seat=event.seat)
-            )
-        return _derive(
-            state,
-            hands=_set_hand(state, event.seat, ()),
-            discard_pile=(*state.discard_pile, *cards),
-            discard_from=(*state.discard_from, *(event.seat,) * len(cards)),
-            events=state.events + 1,
+    if not 0 <= event.next_seat < state.config.players:
+        _check_seat(state, event.next_seat)
+    return _derive(
+        state, current_seat=event.next_seat, turn=state.turn + 1, events=state.events + 1
+    )
+
+
+def _hand_discarded(state: GameState, event: HandDiscarded) -> GameState:
+    _check_turn(state, event.seat)
+    cards = event.cards if event.cards is not None else (UNKNOWN,) * event.count
+    hand = state.hands[event.seat]
+    if len(cards) != len(hand) or (
+        UNKNOWN not in hand and UNKNOWN not in cards and sorted(cards) != sorted(hand)
+    ):
+        raise EventError(
+            _("the discarded cards are not the hand of seat {seat}").format(seat=event.seat)
         )
-    if kind is DeckShuffled:
-        assert isinstance(event, DeckShuffled)
-        order = event.order if event.order is not None else (UNKNOWN,) * event.size
-        if len(order) != event.size or (
-            event.reshuffle
-            and UNKNOWN not in order
-            and UNKNOWN not in state.discard_pile
-            and sorted(order) != sorted(state.discard_pile)
-        ):
-            raise EventError(_("the shuffled cards are not the cards of the pile"))
-        # A6: a reshuffle takes the whole discard pile; set-up takes all 90 cards.
-        discard = () if event.reshuffle else state.discard_pile
-        return _derive(
-            state,
-            draw_pile=(*state.draw_pile, *order),
-            discard_pile=discard,
-            discard_from=() if event.reshuffle else state.discard_from,
-            shuffles=state.shuffles + 1,
-            events=state.events + 1,
-        )
-    if kind is GameEnded:
-        assert isinstance(event, GameEnded)
-        return _derive(state, result=event, turn=state.turn + 1, events=state.events + 1)
-    if kind is Notice:
-        return _derive(state, events=state.events + 1)
-    if kind is GameStarted:
-        raise EventError(_("a game can start only once"))
-    if kind is Undone:
-        raise EventError(_("an undo needs the log before it: fold the whole log"))
-    raise EventError(_("unknown event {event!r}").format(event=event))
+    return _derive(
+        state,
+        hands=_set_hand(state, event.seat, ()),
+        discard_pile=(*state.discard_pile, *cards),
+        discard_from=(*state.discard_from, *(event.seat,) * len(cards)),
+        events=state.events + 1,
+    )
+
+
+def _deck_shuffled(state: GameState, event: DeckShuffled) -> GameState:
+    order = event.order if event.order is not None else (UNKNOWN,) * event.size
+    if len(order) != event.size or (
+        event.reshuffle
+        and UNKNOWN not in order
+        and UNKNOWN not in state.discard_pile
+        and sorted(order) != sorted(state.discard_pile)
+    ):
+        raise EventError(_("the shuffled cards are not the cards of the pile"))
+    # A6: a reshuffle takes the whole discard pile; set-up takes all 90 cards.
+    discard = () if event.reshuffle else state.discard_pile
+    return _derive(
+        state,
+        draw_pile=(*state.draw_pile, *order),
+        discard_pile=discard,
+        discard_from=() if event.reshuffle else state.discard_from,
+        shuffles=state.shuffles + 1,
+        events=state.events + 1,
+    )
+
+
+def _game_ended(state: GameState, event: GameEnded) -> GameState:
+    return _derive(state, result=event, turn=state.turn + 1, events=state.events + 1)
+
+
+def _notice(state: GameState, event: Notice) -> GameState:
+    return _derive(state, events=state.events + 1)
+
+
+def _started_again(state: GameState, event: GameStarted) -> GameState:
+    raise EventError(_("a game can start only once"))
+
+
+def _undone(state: GameState, event: Undone) -> GameState:
+    raise EventError(_("an undo needs the log before it: fold the whole log"))
+
+
+#: What each kind of event does to the state (:func:`evolve`), by its exact type.
+_STEPS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+    CardPlayed: _card_played,
+    CardDrawn: _card_drawn,
+    TurnEnded: _turn_ended,
+    HandDiscarded: _hand_discarded,
+    DeckShuffled: _deck_shuffled,
+    GameEnded: _game_ended,
+    Notice: _notice,
+    GameStarted: _started_again,
+    Undone: _undone,
+}
 
 
 def project(state: GameState, viewer: int | None, config: GameConfig) -> GameState:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cinco.core.engine.board import SPACES
-from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.commands import DRAW, EXCHANGE, PLAY, Command, Draw, Exchange, PlayCard
 from cinco.core.engine.errors import EventError, IllegalCommand
 from cinco.core.engine.events import (
     CardDrawn,
@@ -68,7 +68,7 @@ END_CLAUSES: dict[str, str] = {
 }
 
 #: The clause of each action, for a turn whose events are not the ones it should have.
-ACTION_CLAUSES: dict[str, str] = {"play": "A1", "draw": "A3", "exchange": "A4"}
+ACTION_CLAUSES: dict[str, str] = {PLAY: "A1", DRAW: "A3", EXCHANGE: "A4"}
 
 
 class TurnError(EventError):
@@ -348,11 +348,11 @@ class LogChecker:
                     "A5",
                 ),
             )
-        action = {PlayCard: "play", Draw: "draw", Exchange: "exchange"}[type(command)]
+        action = command.kind
         # Fold first: a card or a seat that cannot be is told as what it is.
-        empty = action == "draw" and not state.draw_pile  # the draw needs a reshuffle first
+        empty = action == DRAW and not state.draw_pile  # the draw needs a reshuffle first
         folded = self._fold(index, event, "A6" if empty else ACTION_CLAUSES[action])
-        if action != "play" and not state.draw_pile and not state.discard_pile:
+        if action != PLAY and not state.draw_pile and not state.discard_pile:
             raise TurnError(
                 index,
                 _rule(

@@ -1,1 +1,1 @@
-"""One game with its plugins: commands in, events out."""
+"""One game with its plugins: commands in, events out, kept in its event store."""

@@ -15,23 +15,23 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cinco.core.engine.commands import Command
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.errors import ConfigError, EventError, TableRefusal
 from cinco.core.engine.events import REFEREE, Event, GameEnded, GameStarted, Notice, Undone, Viewer
 from cinco.core.engine.faults import user_interrupt
+from cinco.core.engine.oracle import RulesOracle
 from cinco.core.engine.rules import LegalActions, RuleSet, decide_steps, legal_actions, setup_events
 from cinco.core.engine.state import GameState, Timeline, project
 from cinco.core.engine.verify import check_turns
+from cinco.core.game.store import EventStore
+from cinco.core.host.declarations import Bot, BotContext
 from cinco.core.host.loading import Conflict, PluginProblem, describe_error, logger
-from cinco.core.records.store import EventStore
+from cinco.core.host.registry import Registry, default_registry
 from cinco.core.words.i18n import _
 from cinco.core.words.messages import freeze, render
-
-if TYPE_CHECKING:
-    from cinco.core.host.registry import Bot, Registry
 
 Listener = Callable[[Event, "Game"], None]
 #: One implementation of a lifecycle hook: plugin name, function, and the positions of the
@@ -84,8 +84,6 @@ class Game:
         plugins: Sequence[object] = (),
         game_id: str | None = None,
     ) -> None:
-        from cinco.core.host.registry import default_registry
-
         self.config = config
         #: Names the game for watchers (hook API 2): its table's id, which its record's header
         #: holds too, so that a resumed game keeps it; a bare game draws one.
@@ -508,9 +506,6 @@ class Game:
         bot = self._bots.get(seat)
         if bot is not None:
             return bot
-        from cinco.core.engine.oracle import RulesOracle
-        from cinco.core.host.registry import BotContext
-
         spec = self.config.seats[seat]
         if spec.bot is None:
             return None

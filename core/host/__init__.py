@@ -1,2 +1,2 @@
-"""The plugin host: hook specifications, the loader and catalogue, and the limits plugins and bots
-run under."""
+"""The plugin host: the value types plugins declare, the loader and catalogue, bots in a worker
+process, and the limits plugins and bots run under."""

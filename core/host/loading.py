@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import metadata
 
-from cinco.core.host import hookspecs
+from cinco.core.hooks import hookspecs
 from cinco.core.words.i18n import _
 
 #: Where problems with plugins are logged (a warning each; the CLI shows them on stderr).

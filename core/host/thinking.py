@@ -1,6 +1,6 @@
 """How long a bot may think when someone waits on it: a deadline, and a flag that calls it off.
 
-A hint (:meth:`cinco.core.table.table.SeatHandle.hint`) runs a bot in the table's own thread, which
+A hint (:meth:`cinco.core.table.handle.SeatHandle.hint`) runs a bot in the table's own thread, which
 answers nobody else meanwhile. The table puts a :class:`Limit` around the bot's ``choose``
 (:func:`limited`); a search bot reads it (:func:`current`) and stops at the deadline, or as soon
 as the flag is set (the seat left, the table closes, the server stops), whatever budget it was

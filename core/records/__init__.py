@@ -1,1 +1,2 @@
-"""Records of games: the event store, record files, reading them back and saved games."""
+"""Records of games: record files, writing them as a game goes, reading them back, saved
+games."""

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cinco import __version__
 from cinco.core.engine.board import SPACES
+from cinco.core.engine.config import PLAYER_COUNTS, STANDARD_LAYOUTS
 from cinco.core.engine.errors import ConfigError, EventError, RecordError
 from cinco.core.engine.events import (
     DeckShuffled,
@@ -28,14 +30,14 @@ from cinco.core.engine.events import (
     event_from_dict,
 )
 from cinco.core.engine.params import MAX_HAND
-from cinco.core.engine.state import Timeline
+from cinco.core.engine.projection import Item, Projection
+from cinco.core.engine.verify import LogChecker, TurnError
+from cinco.core.host.registry import Registry, default_registry
 from cinco.core.words.i18n import _
 
 if TYPE_CHECKING:
     from cinco.core.engine.config import GameConfig
     from cinco.core.engine.rules import RuleSet
-    from cinco.core.engine.verify import LogChecker
-    from cinco.core.host.registry import Registry
 
 FORMAT = "cinco-record"
 #: Version of the record format (the header and the line layout).
@@ -65,12 +67,13 @@ HEADER_FIELDS: dict[str, type] = {
 
 #: P2: the numbers of teams the standard layouts give each player count (a record whose layout
 #: is not installed must still have one of these).
-STANDARD_TEAMS: dict[int, tuple[int, ...]] = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3)}
+STANDARD_TEAMS: dict[int, tuple[int, ...]] = {
+    count: tuple(teams for players, teams in STANDARD_LAYOUTS.values() if players == count)
+    for count in PLAYER_COUNTS
+}
 
 
 def header(**extra: Any) -> dict[str, Any]:
-    from cinco import __version__
-
     return {"format": FORMAT, "version": FORMAT_VERSION, "cinco": __version__, **extra}
 
 
@@ -175,14 +178,9 @@ def _config_problem(config: Any) -> str | None:
     crash."""
     if not isinstance(config, dict):
         return None  # event_from_dict says so
-    seats = config.get("seats")
-    if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
-        return _("config: 'seats' must be a list of seats")
-    for seat in seats:
-        if not isinstance(seat.get("name"), str):
-            return _("config: each seat must have a name (text)")
-        if not _optional(seat.get("bot"), str) or not _optional(seat.get("level"), str):
-            return _("config: a seat's bot and level must be text or null")
+    problem = _seats_problem(config.get("seats"))
+    if problem is not None:
+        return problem
     if not _whole(config.get("teams")):
         return _("config: 'teams' must be a whole number")
     if not isinstance(config.get("layout"), str):
@@ -198,6 +196,18 @@ def _config_problem(config: Any) -> str | None:
         return _("config: 'options' must be an object")
     if not _depth(options, MAX_OPTIONS_DEPTH):
         return _("config: 'options' nest deeper than {n} levels").format(n=MAX_OPTIONS_DEPTH)
+    return None
+
+
+def _seats_problem(seats: Any) -> str | None:
+    """What is wrong with the types of a raw configuration's ``seats``, or ``None``."""
+    if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
+        return _("config: 'seats' must be a list of seats")
+    for seat in seats:
+        if not isinstance(seat.get("name"), str):
+            return _("config: each seat must have a name (text)")
+        if not _optional(seat.get("bot"), str) or not _optional(seat.get("level"), str):
+            return _("config: a seat's bot and level must be text or null")
     return None
 
 
@@ -324,27 +334,25 @@ class _Reader:
         self.check_rules = check_rules
         self.sources = sources
         self.checker: LogChecker | None = None
-        #: The fold (without the rule check), kept so that an undo costs no re-fold.
-        self.timeline: Timeline | None = None
+        #: The fold (without the rule check): the record is the referee's stream, numbered
+        #: by line (an undo costs no re-fold).
+        self.projection: Projection[Item] | None = None
 
     def take(self, event: Event) -> None:
-        from cinco.core.engine.verify import LogChecker
-
         if self.checker is not None:
             self.checker.feed(event)
-        elif self.timeline is not None:
-            self.timeline.append(event)
+        elif self.projection is not None:
+            self.projection.take(Item(self.projection.seq + 1, event))
         elif not isinstance(event, GameStarted):
             raise EventError(
                 _("the first event must be game_started, not {kind}").format(kind=event.type)
             )
         elif self.check_rules:
-            from cinco.core.host.registry import default_registry
-
             registry = self.registry if self.registry is not None else default_registry()
             self.checker = LogChecker(event, _check_config(event.config, registry, self.sources))
         else:
-            self.timeline = Timeline(event)
+            self.projection = Projection()
+            self.projection.take(Item(0, event))
 
 
 def loads(
@@ -362,8 +370,6 @@ def loads(
     :func:`~cinco.core.host.registry.default_registry`); a variant that is not installed is an
     error. Without it, only the format and the fold (cards and board) are checked.
     """
-    from cinco.core.engine.verify import TurnError
-
     if len(text) > MAX_FILE_BYTES:
         raise RecordError(_too_big(source))
     lines = text.split("\n")
@@ -374,22 +380,7 @@ def loads(
         raise RecordError(
             _("{source} is empty: it is not a Cinco game record.").format(source=source)
         )
-    try:
-        head = _parse_line(lines[0].removeprefix("\ufeff"), 1)
-    except RecordError as exc:
-        raise RecordError(exc.reason, 1) from None
-    if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise RecordError(_("this is not a Cinco game record (no record header)."), 1)
-    version = head.get("version")
-    if not _whole(version) or version != FORMAT_VERSION:
-        raise RecordError(
-            _(
-                "record format version {v!r} is not supported; this Cinco reads version "
-                "{ours}. Upgrade Cinco to read it."
-            ).format(v=version, ours=FORMAT_VERSION),
-            1,
-        )
-    known, extra = _split_header(head)
+    known, extra = _split_header(_read_header(lines[0]))
     record = Record(header=known, events=[], extra_header=extra)
     reader = _Reader(registry, check_rules, known.get("variants"))
     for number, line in enumerate(lines[1:], start=2):
@@ -411,27 +402,54 @@ def loads(
                 )
                 break
             raise RecordError(exc.reason, number) from None
-        try:
-            event = _decode(data)
-            reader.take(event)
-        except RecordError:
-            raise
-        except TurnError as exc:
-            raise RecordError(exc.reason, number) from None
-        except (EventError, ConfigError) as exc:
-            raise RecordError(str(exc), number) from None
-        except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError) as exc:
-            # A bug in Cinco rather than in the record; still a clean error, never a crash.
-            raise RecordError(
-                _("this line could not be checked ({error}); please report it").format(
-                    error=f"{type(exc).__name__}: {exc}"
-                ),
-                number,
-            ) from exc
-        record.events.append(event)
+        record.events.append(_take_line(reader, data, number))
     if not record.events:
         raise RecordError(_("the record holds no events: the game never started."))
     return record
+
+
+def _read_header(line: str) -> dict[str, Any]:
+    """The record's header (its first *line*), checked: a Cinco record, of a version this
+    Cinco reads."""
+    try:
+        head = _parse_line(line.removeprefix("\ufeff"), 1)
+    except RecordError as exc:
+        raise RecordError(exc.reason, 1) from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise RecordError(_("this is not a Cinco game record (no record header)."), 1)
+    version = head.get("version")
+    if not _whole(version) or version != FORMAT_VERSION:
+        raise RecordError(
+            _(
+                "record format version {v!r} is not supported; this Cinco reads version "
+                "{ours}. Upgrade Cinco to read it."
+            ).format(v=version, ours=FORMAT_VERSION),
+            1,
+        )
+    return head
+
+
+def _take_line(reader: _Reader, data: Any, number: int) -> Event:
+    """The event of line *number* (its parsed JSON, *data*), taken by *reader*; any fault is
+    a :class:`RecordError` naming the line."""
+    try:
+        event = _decode(data)
+        reader.take(event)
+    except RecordError:
+        raise
+    except TurnError as exc:
+        raise RecordError(exc.reason, number) from None
+    except (EventError, ConfigError) as exc:
+        raise RecordError(str(exc), number) from None
+    except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError) as exc:
+        # A bug in Cinco rather than in the record; still a clean error, never a crash.
+        raise RecordError(
+            _("this line could not be checked ({error}); please report it").format(
+                error=f"{type(exc).__name__}: {exc}"
+            ),
+            number,
+        ) from exc
+    return event
 
 
 def _too_big(source: str) -> str:

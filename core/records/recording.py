@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from cinco.core.engine.errors import RecordError
 from cinco.core.engine.events import Event
-from cinco.core.host.hookspecs import hookimpl
+from cinco.core.hooks.hookspecs import hookimpl
 from cinco.core.records.record import dumps, header
 from cinco.core.words.i18n import _
 

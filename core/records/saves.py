@@ -18,6 +18,11 @@ import secrets
 import time
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
+from cinco.core.engine.events import GameEnded
+from cinco.core.records.record import load_record
+
 #: Set this to keep games somewhere else than the user's data directory (tests, portable use).
 DATA_DIR_ENV = "CINCO_DATA_DIR"
 
@@ -28,8 +33,6 @@ def data_dir() -> Path:
     configured = os.environ.get(DATA_DIR_ENV)
     if configured:
         return Path(configured)
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("cinco"))
 
 
@@ -64,9 +67,6 @@ def saved_games(folder: Path | None = None, newest: int | None = None) -> list[P
 def is_finished(path: Path) -> bool:
     """Whether the record at *path* holds a finished game (it has a ``GameEnded`` event).
     Raises :class:`~cinco.core.engine.errors.RecordError` for a file that is not a record."""
-    from cinco.core.engine.events import GameEnded
-    from cinco.core.records.record import load_record
-
     return any(isinstance(event, GameEnded) for event in load_record(path).events)
 
 

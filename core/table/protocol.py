@@ -1,10 +1,9 @@
 """The seat protocol: every message between a table and one viewer (a seat or a spectator).
 
-A seat handle (:class:`cinco.core.table.table.SeatHandle`) sends requests and receives answers and a
-sequenced stream of events, each a value with a JSON form (``to_dict``, and
+A seat handle (:class:`cinco.core.table.handle.SeatHandle`) sends requests and receives answers
+and a sequenced stream of events, each a value with a JSON form (``to_dict``, and
 :func:`message_from_dict` back), so that networked play sends these messages over a socket.
-``docs/seat-protocol.md``
-describes each one.
+``docs/seat-protocol.md`` describes each one.
 
 >>> from cinco.core.engine.events import CardPlayed
 >>> envelope = Envelope(table="t1", seq=12, event=CardPlayed(seat=0, card=34, space=36))
@@ -124,6 +123,11 @@ class Refused(Message):
 
     def to_dict(self) -> dict[str, Any]:
         return {**self._head(), "code": self.code, "params": thaw(self.params)}
+
+
+def printable(value: object) -> str | int:
+    """*value* as a refusal's parameter may hold it: a seat number, or its repr."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else repr(value)
 
 
 # -- to the table ------------------------------------------------------------------------------

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import sys
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
+
+from cinco import __version__
 
 #: The repository's root (the folder with babel.cfg and pyproject.toml).
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,8 +105,6 @@ def extract_kv(
 def pybabel_steps(step: str, args: Sequence[str] = ()) -> list[list[str]]:
     """The ``pybabel`` argument lists of *step* (``extract``, ``update``, ``compile``,
     ``init LANG``, ``all``), relative to the repository's root."""
-    from cinco import __version__
-
     extract = [
         "extract",
         "-F",
@@ -140,8 +141,6 @@ def pybabel_steps(step: str, args: Sequence[str] = ()) -> list[list[str]]:
 
 def run_pybabel(argv: Sequence[str]) -> None:
     """Run one pybabel command in this process, from the repository's root."""
-    import os
-
     from babel.messages.frontend import CommandLineInterface
 
     print("pybabel " + " ".join(argv), flush=True)

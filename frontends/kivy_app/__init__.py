@@ -8,14 +8,22 @@ Kivy is imported only by the app modules (:mod:`.app`, :mod:`.board`, :mod:`.wid
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import TYPE_CHECKING, NoReturn
+
+from .failure import report
 
 if TYPE_CHECKING:
     from cinco.frontends.options import PlayOptions
 
     from .app import CincoApp
     from .failure import Failure
+
+#: The app and its error window, loaded by name when the app starts: they import Kivy (the
+#: ``[kivy]`` extra), and importing this package must not.
+APP = "cinco.frontends.kivy_app.app"
+FAILURE_SCREEN = "cinco.frontends.kivy_app.failure_screen"
 
 
 def prepare_environment() -> None:
@@ -41,13 +49,9 @@ def run_app(options: PlayOptions) -> None:
     (:mod:`.failure`) and shown to the person; then ``SystemExit(1)``. Kivy itself missing
     raises ModuleNotFoundError for the caller to explain."""
     prepare_environment()
-    from .failure import report
-
     app: CincoApp | None = None
     try:
-        from .app import CincoApp
-
-        app = CincoApp(options)
+        app = importlib.import_module(APP).CincoApp(options)
         app.run()
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] == "kivy":
@@ -75,13 +79,9 @@ def run_app(options: PlayOptions) -> None:
 
 def failed(failure: Failure | None, options: PlayOptions, window: bool = True) -> NoReturn:
     """Show a start-up *failure* (not for a screenshot: that only exits), then exit 1."""
-    from .failure import report
-
     if failure is not None and window and options.screenshot is None:
         try:
-            from .failure_screen import show_startup_failure
-
-            show_startup_failure(failure)
+            importlib.import_module(FAILURE_SCREEN).show_startup_failure(failure)
         except Exception as exc:  # no window at all: standard error has said it
             report(exc, "showing the error")
     raise SystemExit(1)

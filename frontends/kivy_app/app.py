@@ -37,18 +37,14 @@ from . import device, language, motion, theme
 from .board import BoardWidget
 from .failure import Failure
 from .failure_screen import ShowFailures
+from .game_screen import GameOverScreen, GameScreen, LeavePopup
 from .game_session import GameSession
 from .hold import HoldButton, keep_touches
 from .notice import hide_notice, show_notice
-from .online import OnlineScreen, RemoteSession
-from .screens import (
-    GameOverScreen,
-    GameScreen,
-    LeavePopup,
-    PrivacyScreen,
-    ReplayScreen,
-    StartScreen,
-)
+from .online import OnlineScreen
+from .remote_session import RemoteSession
+from .replay_screen import ReplayScreen
+from .screens import PrivacyScreen, StartScreen
 from .session import TableSession, new_record_path
 from .sounds import Sounds
 from .widgets import CardButton, HandLayout, Logo, PlayerRow, SeatRow, TeamBadge, Thinking

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.utils import platform
+from platformdirs import user_downloads_dir
 
 #: What was asked last, so that the activity is told only of changes.
 _state: dict[str, Any] = {"on": None}
@@ -50,8 +51,6 @@ def export_record(path: Path) -> str:
     there gets a number (``game-2.jsonl``). Raises ``OSError`` when it cannot be written."""
     if platform == "android":
         return _export_android(path)
-    from platformdirs import user_downloads_dir
-
     folder = Path(user_downloads_dir())
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / path.name

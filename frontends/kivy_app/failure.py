@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from cinco.core.records.saves import data_dir
+
 #: The app's log of failures, in Cinco's data folder (on Android, the app's own storage).
 LOG_NAME = "cinco-app-errors.log"
 #: Set on an exception once reported (Kivy re-raises what its loop was given).
@@ -49,8 +51,6 @@ class Failure:
 
 
 def log_path() -> Path:
-    from cinco.core.records.saves import data_dir
-
     return data_dir() / LOG_NAME
 
 

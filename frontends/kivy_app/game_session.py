@@ -1,7 +1,7 @@
 """The one interface the game screens talk to: a game at this device, or a seat at a server.
 
 :class:`~.session.TableSession` (a local :class:`~cinco.core.table.table.Table` and its seat
-handles) and :class:`~.online.RemoteSession` (one seat's, or a spectator's, stream from
+handles) and :class:`~.remote_session.RemoteSession` (one seat's, or a spectator's, stream from
 ``cinco serve``) both implement :class:`GameSession`; :class:`~.app.CincoApp` and the
 screens use nothing else. Plain Python: no Kivy here.
 

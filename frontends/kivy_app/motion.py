@@ -28,6 +28,7 @@ from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
 from . import settings, theme
+from .shapes import text_texture
 
 #: The setting's key in ``app-settings.json``.
 KEY = "animations"
@@ -77,8 +78,6 @@ class FlyingCard(Widget):  # type: ignore[misc]
         self._scale.xyz = (self.width / max(width, 1), self.height / max(height, 1), 1)
 
     def _draw(self) -> None:
-        from .board import text_texture
-
         width, height = self._base
         radius = min(width, height) * 0.12
         band = height * 0.2

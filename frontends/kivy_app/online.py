@@ -1,64 +1,32 @@
-"""Play online: the "Play online" screen, and :class:`RemoteSession`, a seat at a
-``cinco serve`` table that the game screens show as they show a local game.
-
-The server is the referee. A :class:`RemoteSession` sends a request and changes nothing: the
-screen moves on when the events come back, and a refused move shows the server's reason. All
-network input and output happens on a worker thread (the websockets client is synchronous),
-which hands every message to the UI thread with ``Clock.schedule_once``; the UI thread keeps
-its own fold of the stream (a :class:`~cinco.frontends.net.client.RemoteView`), so no state is
-shared between the threads but a queue each way.
-
-One seat on this device: no pass-the-tablet screen. A spectator (a watch code) has no seat.
+"""Play online: the "Play online" screen (a server's address and your name; create a table,
+join one with an invite code, or watch one with a watch code) and what it remembers between
+runs. The seat at the server it opens, which the game screens show as they show a local game,
+is a :class:`~.remote_session.RemoteSession` (no Kivy in it).
 """
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import threading
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from cinco.core.engine.commands import Command, Draw, Exchange
-from cinco.core.engine.config import GameConfig
-from cinco.core.engine.errors import CincoError
-from cinco.core.engine.events import SPECTATOR, CardPlayed, Event, GameEnded, Undone, Viewer
-from cinco.core.engine.rules import LegalActions
-from cinco.core.engine.state import GameState
 from cinco.core.host.registry import Registry
-from cinco.core.table.protocol import (
-    Accepted,
-    Check,
-    Envelope,
-    Hinted,
-    Message,
-    Prompt,
-    Refused,
-    Submit,
-    Undo,
-)
 from cinco.core.words.i18n import N_, _
-from cinco.frontends.narration import Narrator, describe_result
-from cinco.frontends.net.client import Lobby, NetError, RemoteView, Session
-from cinco.frontends.net.play import SERVER_WORDS, refusal_text
+from cinco.frontends.net.client import Lobby, NetError
 from cinco.frontends.net.seats import SeatBook
 from cinco.frontends.options import DEFAULT_BOT
 
 from . import settings as app_settings
+from .remote_session import RemoteSession
+from .running import app
 from .table_choice import TableChoice
 from .widgets import SeatRow
-
-if TYPE_CHECKING:
-    from .app import CincoApp
 
 Builder.load_file(str(Path(__file__).with_name("online.kv")))
 
@@ -71,10 +39,6 @@ TIMERS: tuple[tuple[str, str | None], ...] = (
     (N_("10 min + 10 s a turn"), "600+10"),
 )
 DEFAULT_SERVER = "http://127.0.0.1:8765"
-
-
-def app() -> CincoApp:
-    return App.get_running_app()  # type: ignore[no-any-return]
 
 
 # -- what is remembered between runs ---------------------------------------------------------
@@ -104,6 +68,12 @@ def unreachable(base: str, exc: NetError) -> str:
     return str(exc)
 
 
+def on_ui_thread(work: Callable[[], None]) -> None:
+    """Run *work* on the UI thread, soon (how a :class:`RemoteSession`'s worker thread hands
+    over what came)."""
+    Clock.schedule_once(lambda _dt: work(), 0)
+
+
 def in_background(
     work: Callable[[], T], done: Callable[[T], None], failed: Callable[[Exception], None]
 ) -> None:
@@ -120,393 +90,6 @@ def in_background(
         Clock.schedule_once(lambda _dt: done(result), 0)
 
     threading.Thread(target=run, name="cinco-lobby", daemon=True).start()
-
-
-# -- a seat at a server ----------------------------------------------------------------------
-
-
-class _Stopped(Exception):
-    """The session was closed: the worker stops instead of connecting again."""
-
-
-class _Link(Session):
-    """The worker's connection: a :class:`Session` that says when it (re)connects and stops
-    trying once the session is closed."""
-
-    def __init__(
-        self,
-        post: Callable[[tuple[Any, ...]], None],
-        stop: threading.Event,
-        lobby: Lobby,
-        **kw: Any,
-    ) -> None:
-        super().__init__(lobby, **kw)
-        self._post = post
-        self._stop = stop
-        self._ever = False
-
-    def connect(self) -> None:
-        if self._stop.is_set():
-            raise _Stopped
-        self._post(("link", "reconnecting" if self._ever else "connecting"))
-        super().connect()
-        self._ever = True
-        self._post(("link", "online"))
-
-
-#: What the connection's state is shown as on the game screen (``online``: nothing).
-LINK_WORDS = {
-    "connecting": N_("Connecting to the server…"),
-    "reconnecting": N_("Reconnecting…"),
-}
-
-
-class RemoteSession:
-    """One seat's (*token*) or a spectator's (*watch*) game at a server, as a
-    :class:`~.game_session.GameSession`. :meth:`start` opens it; :attr:`listeners` are called
-    on the UI thread whenever something came."""
-
-    def __init__(
-        self,
-        lobby: Lobby,
-        *,
-        table: str | None = None,
-        token: str | None = None,
-        watch: str | None = None,
-        seat: int | None = None,
-        code: str = "",
-        book: SeatBook | None = None,
-    ) -> None:
-        self.lobby = lobby
-        self.table = table
-        self.token = token
-        self.seat = seat
-        #: The invite code this seat came in with (kept in *book*, for a rejoin).
-        self.code = code
-        self.book = book
-        self.remote = RemoteView(seat)
-        self.path: Path | None = None
-        self.warnings: list[str] = []
-        self.events: list[Event] = []
-        self.narrator: Narrator | None = None
-        self.listeners: list[Callable[[], None]] = []
-        #: Asked for a rematch (the screen that knows how to wait for one).
-        self.on_rematch: Callable[[RemoteSession], None] | None = None
-        #: ``connecting``, ``online``, ``reconnecting``, ``lost`` or ``closed``.
-        self.link = "connecting"
-        self.lost_reason = ""
-        self._fresh = False
-        self._landed: int | None = None
-        self._problem: str | None = None
-        self._busy = False
-        #: Why Undo is refused now (``None``: allowed), for the last event the server checked.
-        self._undo: str | None = _("There is nothing to undo.")
-        #: Why Draw and Exchange are refused (the server's words), for this prompt.
-        self._reasons: dict[str, str] = {}
-        self._inbox: deque[tuple[Any, ...]] = deque()
-        self._outbox: queue.Queue[tuple[str, int, Message]] = queue.Queue()
-        self._stop = threading.Event()
-        self._leave = False
-        self._link = _Link(
-            self._post, self._stop, lobby, table=table, token=token, watch=watch, seat=seat
-        )
-        self._link.listeners.append(self._heard)
-        self._thread: threading.Thread | None = None
-
-    # -- the worker thread ------------------------------------------------------------------
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="cinco-remote", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        link = self._link
-        try:
-            link.connect()
-            while not self._stop.is_set():
-                try:
-                    kind, seq, message = self._outbox.get_nowait()
-                except queue.Empty:
-                    link.receive(timeout=0.05)
-                    continue
-                answer = link.request(message, timeout=30.0)
-                self._post(("answer", kind, seq, answer))
-        except _Stopped:
-            pass
-        except NetError as exc:
-            self._post(("lost", str(exc)))
-        except Exception as exc:  # shown on the screen; the app goes on
-            self._post(("lost", f"{type(exc).__name__}: {exc}"))
-        finally:
-            with contextlib.suppress(Exception):
-                link.close()
-            if self._leave and self.table is not None and self.token is not None:
-                with contextlib.suppress(NetError):
-                    Lobby(self.lobby.base, timeout=3.0).leave(self.table, self.token)
-
-    def _heard(self, message: Message) -> None:
-        """On the worker thread: the stream's messages (a request's answer comes with it)."""
-        if not isinstance(message, Accepted | Refused | Hinted):
-            self._post(("message", message))
-
-    def _post(self, item: tuple[Any, ...]) -> None:
-        """Hand *item* to the UI thread, in order."""
-        self._inbox.append(item)
-        Clock.schedule_once(self._drain, 0)
-
-    # -- the UI thread ----------------------------------------------------------------------
-
-    def _drain(self, _dt: float = 0.0) -> None:
-        changed = False
-        while self._inbox:
-            changed = self._take(self._inbox.popleft()) or changed
-        if changed:
-            self._fresh = True
-            for listener in list(self.listeners):
-                listener()
-
-    def _take(self, item: tuple[Any, ...]) -> bool:
-        what = item[0]
-        if self.link == "closed":
-            return False
-        if what == "link":
-            if item[1] == "online" and self.link == "reconnecting":
-                self._problem = ""  # "the connection was lost" is over
-            self.link = item[1]
-            return True
-        if what == "lost":
-            self.link, self.lost_reason = "lost", item[1]
-            self._problem = _("Connection lost: {reason}").format(reason=item[1])
-            self._busy = False
-            return True
-        if what == "answer":
-            self._answered(item[1], item[2], item[3])
-            return True
-        message: Message = item[1]
-        if not self.remote.take(message):
-            return False
-        if isinstance(message, Envelope):
-            self._event(message.event)
-        elif isinstance(message, Prompt) and self.remote.legal() is not None:
-            self._ask_about_prompt()
-        return True
-
-    def _event(self, event: Event) -> None:
-        state = self.remote.state
-        assert state is not None
-        if self.narrator is None:
-            viewer: Viewer = self.seat if self.seat is not None else SPECTATOR
-            self.narrator = Narrator(state.config, viewer)
-        self.narrator.feed(event)
-        self.events.append(event)
-        self._undo = _("Wait for the server.")
-        self._reasons = {}
-        if isinstance(event, CardPlayed) and event.space is not None:
-            self._landed = event.space
-        elif isinstance(event, Undone):
-            self._landed = None
-        if isinstance(event, GameEnded) and self.seat is not None:
-            self._send("undo_check", Undo(check=True))
-
-    def _ask_about_prompt(self) -> None:
-        """It is this seat's turn: ask the server whether Undo is possible and why Draw or
-        Exchange is not (it decides; the screen shows its words)."""
-        legal = self.remote.legal()
-        assert legal is not None and self.seat is not None
-        self._send("undo_check", Undo(check=True))
-        if not legal.can_draw:
-            self._send("draw_check", Check(Draw(self.seat)))
-        if not legal.can_exchange:
-            self._send("exchange_check", Check(Exchange(self.seat)))
-
-    def _send(self, kind: str, message: Message) -> None:
-        self._outbox.put((kind, self.remote.seq, message))
-
-    def _answered(self, kind: str, seq: int, answer: Accepted | Refused | Hinted) -> None:
-        words = refusal_text(answer) if isinstance(answer, Refused) else None
-        if kind in ("submit", "undo"):
-            self._busy = False
-            if words is not None:
-                self._problem = words
-            return
-        if seq != self.remote.seq:
-            return  # about an earlier position: a newer question is on its way
-        if kind == "undo_check":
-            self._undo = words
-        elif kind == "space_check":
-            if words is not None:
-                self._problem = words
-        elif words is not None:
-            self._reasons[kind] = words
-
-    # -- the GameSession interface ------------------------------------------------------------
-
-    @property
-    def started(self) -> bool:
-        return self.remote.state is not None
-
-    def _state(self) -> GameState:
-        state = self.remote.state
-        if state is None:
-            raise CincoError(_("The game has not started yet."))
-        return state
-
-    @property
-    def config(self) -> GameConfig:
-        return self._state().config
-
-    @property
-    def humans(self) -> tuple[int, ...]:
-        return () if self.seat is None else (self.seat,)
-
-    @property
-    def public_view(self) -> GameState:
-        return self._state()
-
-    @property
-    def is_over(self) -> bool:
-        return self._state().is_over
-
-    @property
-    def to_move(self) -> int:
-        return self._state().current_seat
-
-    @property
-    def bot_to_move(self) -> bool:
-        return False  # the server's bots play in the server
-
-    @property
-    def event_count(self) -> int:
-        return self.remote.seq + 1
-
-    @property
-    def can_undo(self) -> bool:
-        return self.undo_refusal() is None
-
-    def view(self) -> GameState:
-        return self._state()
-
-    def viewer(self) -> Viewer:
-        return self.seat
-
-    def needs_privacy(self, shown: Viewer) -> bool:
-        return False  # one seat on this device
-
-    def legal(self) -> LegalActions:
-        """The last prompt's actions (kept while the connection is made again, so that the
-        hand stays as it was; a move is sent only once it is back)."""
-        legal = self.remote.legal()
-        return LegalActions(self.to_move, (), False, False) if legal is None else legal
-
-    def refusal(self, command: Command) -> str | None:
-        """Asked of the server: its answer comes by :meth:`take_problem`."""
-        if self.seat is None:
-            return Refused("not_seated").message
-        self._send("space_check", Check(command))
-        return None
-
-    def draw_refusal(self) -> str | None:
-        return self._reasons.get("draw_check")
-
-    def exchange_refusal(self) -> str | None:
-        return self._reasons.get("exchange_check")
-
-    def undo_seat(self) -> int | None:
-        return self.seat
-
-    def undo_refusal(self) -> str | None:
-        if self.seat is None:
-            return Refused("not_seated").message
-        if self._busy or self.link != "online":
-            return _("Wait for the server.")
-        return self._undo
-
-    def log(self, limit: int | None = None, viewer: Viewer | str = "now") -> list[str]:
-        lines = [line.text for line in self.narrator.lines] if self.narrator else []
-        return lines if limit is None else lines[-limit:]
-
-    def result(self) -> str | None:
-        state = self._state()
-        return None if state.result is None else describe_result(state.config, state.result)
-
-    def pump(self) -> bool:
-        fresh, self._fresh = self._fresh, False
-        return fresh
-
-    def take_landed(self) -> int | None:
-        landed, self._landed = self._landed, None
-        return landed
-
-    def take_problem(self) -> str | None:
-        problem, self._problem = self._problem, None
-        return problem
-
-    def banner(self) -> str:
-        if self.link == "lost":
-            return _("Connection lost: {reason}").format(reason=self.lost_reason)
-        words = LINK_WORDS.get(self.link)
-        return _(words) if words else ""
-
-    def clock(self, seat: int) -> str:
-        remaining = self.remote.remaining()
-        state = self.remote.state
-        if seat >= len(remaining) or state is None or state.config.seats[seat].is_bot:
-            return ""
-        left = remaining[seat]
-        whole = int(left + 0.999) if left > 0 else 0  # 0:00 only once it has run out
-        return f"{whole // 60}:{whole % 60:02d}"
-
-    def _not_now(self) -> bool:
-        """Whether a request must wait: the last is unanswered, or the connection is
-        being made again (then the words come by :meth:`take_problem`)."""
-        if self.link != "online":
-            self._problem = _(SERVER_WORDS["connection_lost"])
-        elif self._busy:
-            self._problem = _("Wait for the server to answer your last move.")
-        else:
-            return False
-        self._fresh = True
-        return True
-
-    def submit(self, command: Command) -> Refused | None:
-        """Send *command*; nothing changes until the server's events come back."""
-        if self.seat is None:
-            return Refused("not_seated")
-        if not self._not_now():
-            self._busy = True
-            self._send("submit", Submit(command))
-        return None
-
-    def undo(self) -> Refused | None:
-        if self.seat is None:
-            return Refused("not_seated")
-        if not self._not_now():
-            self._busy = True
-            self._send("undo", Undo())
-        return None
-
-    def start_bot_turn(self) -> Future[Accepted | Refused]:
-        future: Future[Accepted | Refused] = Future()
-        future.set_result(Refused("no_bot_to_move"))
-        return future
-
-    def rematch(self) -> None:
-        if self.on_rematch is not None and self.seat is not None:
-            self.on_rematch(self)
-
-    def close(self) -> None:
-        """Disconnect. Before the game's end the seat is left too (its token revoked, the
-        seat free for the invite code; the server's bot plays it meanwhile)."""
-        if self.link == "closed":
-            return
-        over = self.remote.over
-        self._leave = self.seat is not None and self.started and not over
-        if self._leave and self.book is not None and self.table is not None:
-            self.book.forget(self.lobby.base, self.table)
-        self.link = "closed"
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=1.0)
 
 
 # -- the screen ------------------------------------------------------------------------------
@@ -727,13 +310,17 @@ class OnlineScreen(TableChoice, Screen):  # type: ignore[misc]
         def done(_tables: list[dict[str, Any]]) -> None:
             save_settings(server=lobby.base)
             self.invite_code, self.watch_code = "", ""
-            self.follow(RemoteSession(lobby, watch=code), _("Waiting for the game to start…"))
+            self.follow(
+                RemoteSession(lobby, on_ui_thread=on_ui_thread, watch=code),
+                _("Waiting for the game to start…"),
+            )
 
         in_background(lobby.tables, done, self.failed(lobby))  # is anyone there?
 
     def open_seat(self, lobby: Lobby, seat: dict[str, Any], code: str, book: SeatBook) -> None:
         session = RemoteSession(
             lobby,
+            on_ui_thread=on_ui_thread,
             table=str(seat["table"]),
             token=str(seat["token"]),
             seat=int(seat["seat"]),

@@ -21,7 +21,7 @@ the game's record as it goes, so "Continue" finds it again.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
@@ -50,8 +50,11 @@ from cinco.core.records.saves import (
     saved_games,
     unfinished_games,
 )
+from cinco.core.table.handle import SeatHandle
+from cinco.core.table.log import turns
 from cinco.core.table.protocol import Accepted, Envelope, Message, Refused
-from cinco.core.table.table import SeatHandle, Table, TableStatus, turns
+from cinco.core.table.requests import TableStatus
+from cinco.core.table.table import Table
 from cinco.core.words.i18n import _
 from cinco.frontends.narration import LogLine, Narrator, describe_result
 
@@ -125,11 +128,7 @@ class TableSession:
         self._landed: int | None = None
         self._fresh = False
         for viewer, handle in ((SPECTATOR, self.public), *self.seats.items()):
-            narrator = Narrator(self.config, viewer)
-            for envelope in handle.events():
-                narrator.feed(envelope.event)
-            self.narrators[viewer] = narrator
-            handle.listen(self._listener(narrator))
+            self.narrators[viewer] = Narrator.following(handle, self.config, viewer)
         self.events = [envelope.event for envelope in self.public.events()]
         self.public.listen(self._heard)
 
@@ -165,14 +164,6 @@ class TableSession:
         self.table.close()
 
     # -- the stream ---------------------------------------------------------------------------
-
-    @staticmethod
-    def _listener(narrator: Narrator) -> Callable[[Message], None]:
-        def hear(message: Message) -> None:
-            if isinstance(message, Envelope):
-                narrator.feed(message.event)
-
-        return hear
 
     def _heard(self, message: Message) -> None:
         if not isinstance(message, Envelope):

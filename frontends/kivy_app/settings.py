@@ -21,12 +21,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cinco.core.records.saves import data_dir
+
 FILE = "app-settings.json"
 
 
 def path(folder: Path | None = None) -> Path:
-    from cinco.core.records.saves import data_dir
-
     return (folder or data_dir()) / FILE
 
 

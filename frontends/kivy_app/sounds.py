@@ -31,6 +31,8 @@ import wave
 from pathlib import Path
 from typing import Any
 
+from cinco.core.records.saves import data_dir
+
 from . import settings
 
 RATE = 22050
@@ -83,8 +85,6 @@ def synthesise(kind: str) -> bytes:
 
 def sound_file(kind: str, folder: Path | None = None) -> Path:
     """Where sound *kind* is kept, made now if it is not there yet."""
-    from cinco.core.records.saves import data_dir
-
     path = (folder or data_dir()) / "sounds" / f"{kind}-v{VERSION}.wav"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)

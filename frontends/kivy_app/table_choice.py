@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from cinco.core.engine.errors import CincoError
-from cinco.core.host.registry import Registry, default_registry, level_label
+from cinco.core.host.declarations import level_label
+from cinco.core.host.registry import Registry, default_registry
 from cinco.core.words.i18n import _
 
 from .widgets import SeatRow

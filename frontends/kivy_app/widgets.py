@@ -24,7 +24,7 @@ from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
 
 from . import theme
-from .board import draw_shape, outline_shape
+from .shapes import draw_shape, outline_shape
 
 
 def fit_font(text: str, width: float, largest: float, smallest: float, bold: bool = False) -> float:

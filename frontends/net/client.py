@@ -23,9 +23,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketExce
 from websockets.sync.client import ClientConnection, connect
 
 from cinco.core.engine.errors import CincoError
-from cinco.core.engine.events import GameEnded, GameStarted, TurnEnded, Undone
+from cinco.core.engine.projection import Projection, closes_turn
 from cinco.core.engine.rules import LegalActions
-from cinco.core.engine.state import GameState, Timeline
+from cinco.core.engine.state import GameState
 from cinco.core.table.protocol import (
     Accepted,
     Clock,
@@ -177,18 +177,26 @@ class RemoteView:
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.log: list[Envelope] = []
-        self.state: GameState | None = None
-        #: The states kept for undo: an undo costs no re-fold of the log.
-        self.timeline: Timeline | None = None
+        #: The fold of the stream, and its cursor (a resubscription resumes after it).
+        self.projection: Projection[Envelope] = Projection()
         self.prompt: Prompt | None = None
         #: The last turn timers the server sent, and when (this process's monotonic time).
         self.clock: Clock | None = None
         self.clock_at = 0.0
 
     @property
+    def log(self) -> list[Envelope]:
+        """The envelopes taken, in order."""
+        return self.projection.log
+
+    @property
+    def state(self) -> GameState | None:
+        """The game as this viewer sees it (``None``: no event yet)."""
+        return self.projection.state
+
+    @property
     def seq(self) -> int:
-        return self.log[-1].seq if self.log else -1
+        return self.projection.seq
 
     @property
     def over(self) -> bool:
@@ -197,17 +205,9 @@ class RemoteView:
     def take(self, message: Message) -> bool:
         """Fold *message*; returns whether it was new."""
         if isinstance(message, Envelope):
-            if message.seq != self.seq + 1:
+            if not self.projection.take(message):
                 return False  # a repeat (or a gap, which a resubscription fills)
-            self.log.append(message)
-            event = message.event
-            if self.timeline is None:
-                assert isinstance(event, GameStarted)
-                self.timeline = Timeline(event)
-                self.state = self.timeline.state
-            else:
-                self.state = self.timeline.append(event)
-            if type(event) in (TurnEnded, GameEnded, Undone):
+            if closes_turn(message.event):
                 self.prompt = None
             return True
         if isinstance(message, Prompt):

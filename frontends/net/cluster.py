@@ -2,12 +2,13 @@
 
 Each table is held by one process at a time, through its lease in the store
 (:mod:`cinco.frontends.net.store_pg`): only that process keeps the table in memory, plays it and
-writes its events. :class:`SharedHub` is the server's :class:`~cinco.frontends.net.server.Hub`
-for such a store: at the start it takes over the games whose leases ran out (their process
-died) and restores them from their events; later it takes a table when a request names one
-whose lease is free or run out; every few seconds it renews its leases, drops the tables
-another process took from it, and takes the games in play that no process holds (so that their
-bots and clocks go on without waiting for a request).
+writes its events. :class:`LeasedTableService` is the server's
+:class:`~cinco.frontends.net.service.TableService` for such a store: at the start it takes
+over the games whose leases ran out (their process died) and restores them from their events;
+later it takes a table when a request names one whose lease is free or run out; every few
+seconds it renews its leases, drops the tables another process took from it, and takes the
+games in play that no process holds (so that their bots and clocks go on without waiting for
+a request).
 
 :class:`Leases` is the ASGI middleware in front of the app that finds which table a request is
 about (its id in the path, or its invite or watch code) and makes sure this process holds it.
@@ -32,9 +33,11 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .connection import MAX_MESSAGE, bearer
 from .lobby import normal_code
-from .server import MAX_MESSAGE, Hub, bearer
-from .store import digest
+from .seats import digest
+from .service import TableService
+from .settings import ServerSettings
 from .store_pg import Holder, LeaseLost, PgStore
 
 logger = logging.getLogger("cinco.server")
@@ -47,13 +50,13 @@ CLOSE_ELSEWHERE = 4503
 TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([^/]+)(?:/.*)?")
 
 
-class SharedHub(Hub):
-    """A :class:`Hub` holding only the tables it leases in a store shared with other
-    processes."""
+class LeasedTableService(TableService):
+    """A :class:`TableService` holding only the tables it leases in a store shared with
+    other processes."""
 
-    def __init__(self, db: str, **options: Any) -> None:
-        super().__init__(db, **options)
-        self.url = db
+    def __init__(self, settings: ServerSettings) -> None:
+        super().__init__(settings)
+        self.url = str(settings.db)
         #: The tables this process held at its last look (renewal or claim).
         self.held: set[str] = set()
         self._claims: dict[str, asyncio.Lock] = {}
@@ -91,20 +94,20 @@ class SharedHub(Hub):
         """Make sure this process holds *table_id* (taking it if its lease is free or ran out,
         restored from its events): ``None`` if it does (or there is no such table), else the
         process that holds it."""
-        if table_id in self.held and table_id in self.rooms:
+        if table_id in self.held and table_id in self.tables:
             return None
         lock = self._claims.setdefault(table_id, asyncio.Lock())
         async with lock:
-            if table_id in self.held and table_id in self.rooms:
+            if table_id in self.held and table_id in self.tables:
                 return None
             holder = await asyncio.to_thread(self.pg.claim, table_id)
             if holder is None:
                 return None  # no such table: the app answers 404
             if holder.owner != self.pg.owner:
-                if table_id in self.rooms:
+                if table_id in self.tables:
                     await self.drop(table_id)
                 return holder
-            if table_id not in self.rooms:
+            if table_id not in self.tables:
                 await self._take(table_id)
             self.held.add(table_id)
             return None
@@ -113,31 +116,26 @@ class SharedHub(Hub):
         row = await asyncio.to_thread(self.pg.table, table_id)
         if row is None:
             return
-        room = self._room(row, await asyncio.to_thread(self.pg.seats, table_id))
-        if room.state == "playing":
-            try:
-                await self._restore(room)
-            except Exception:
-                logger.exception("table %s could not be restored", room.id)
-                room.state = "broken"
-        self.rooms[room.id] = room
+        hosted = self.hosted_from(row, await asyncio.to_thread(self.pg.seats, table_id))
+        if hosted.state == "playing":
+            await self.restore_or_break(hosted)
+        self.tables[hosted.id] = hosted
         logger.info("table %s: taken by this process (%s)", table_id, self.pg.owner)
 
     async def drop(self, table_id: str) -> None:
         """Another process holds *table_id* now: forget it here (its clients are closed with
         :data:`CLOSE_ELSEWHERE`, to connect again where it is)."""
-        room = self.rooms.pop(table_id, None)
+        hosted = self.tables.pop(table_id, None)
         self.held.discard(table_id)
-        if room is None:
+        if hosted is None:
             return
         logger.warning("table %s: another server process took it over", table_id)
-        for client in room.clients:
-            client.close(CLOSE_ELSEWHERE)
-        for task in [room.bots, room.timer, *room.away.values()]:
-            if task is not None:
-                task.cancel()
-        async with room.lock:
-            table, room.table = room.table, None
+        for connection in hosted.connections:
+            connection.close(CLOSE_ELSEWHERE)
+        for task in hosted.tasks():
+            task.cancel()
+        async with hosted.lock:
+            table, hosted.table = hosted.table, None
             if table is not None:
                 await asyncio.to_thread(table.close)  # its commits are refused: fenced
 
@@ -146,7 +144,7 @@ class SharedHub(Hub):
             await asyncio.sleep(self.pg.lease / 3)
             try:
                 held = await asyncio.to_thread(self.pg.renew)
-                for table_id in list(self.rooms):
+                for table_id in list(self.tables):
                     if table_id in held:
                         continue
                     holder = await asyncio.to_thread(self.pg.holder, table_id)
@@ -154,7 +152,7 @@ class SharedHub(Hub):
                         held.add(table_id)  # made since the renewal
                     else:
                         await self.drop(table_id)
-                self.held = held & set(self.rooms)
+                self.held = held & set(self.tables)
                 for table_id in await asyncio.to_thread(self.pg.orphans):
                     await self.hold(table_id)  # its bots and clocks go on here
             except (OSError, psycopg.Error) as exc:
@@ -180,9 +178,9 @@ class SharedHub(Hub):
         seats = await asyncio.to_thread(self.pg.all_seats)
         listed = []
         for row in rows:
-            room = self.rooms.get(row.id) or self._room(row, seats.get(row.id, []))
-            if room.state in ("waiting", "playing") and any(seat.free for seat in room.seats):
-                listed.append(room.summary())
+            hosted = self.tables.get(row.id) or self.hosted_from(row, seats.get(row.id, []))
+            if hosted.state in ("waiting", "playing") and any(seat.free for seat in hosted.seats):
+                listed.append(hosted.summary())
         return listed
 
 
@@ -192,40 +190,23 @@ class SharedHub(Hub):
 class Leases:
     """ASGI middleware: a request about a table is served only by the process holding it."""
 
-    def __init__(self, app: ASGIApp, hub: SharedHub) -> None:
+    def __init__(self, app: ASGIApp, service: LeasedTableService) -> None:
         self.app = app
-        self.hub = hub
+        self.service = service
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        hub = self.hub
-        await hub.learn_address(scope)
-        path, method = scope["path"], scope.get("method", "GET")
+        service = self.service
+        await service.learn_address(scope)
         try:
-            if kind == "http" and path == "/api/tables" and method == "GET":
+            if kind == "http" and scope["path"] == "/api/tables" and scope.get("method") == "GET":
                 await self._list(scope, receive, send)
                 return
-            table_id: str | None = None
-            match = TABLE_PATH.fullmatch(path)
-            if match is not None:
-                table_id = match[1]
-            elif kind == "http" and path == "/api/join" and method == "POST":
-                body, receive = await _read_body(receive)
-                code = _json_field(body, "code")
-                if code is not None:
-                    table_id = await asyncio.to_thread(
-                        hub.pg.find, digest(normal_code(code)), "invite"
-                    )
-            elif kind == "websocket" and path == "/ws/watch":
-                code = bearer(Headers(scope=scope))
-                if code is not None:
-                    table_id = await asyncio.to_thread(
-                        hub.pg.find, digest(normal_code(code)), "watch"
-                    )
-            holder = None if table_id is None else await hub.hold(table_id)
+            table_id, receive = await self._table_of(scope, receive)
+            holder = None if table_id is None else await service.hold(table_id)
         except (OSError, psycopg.Error) as exc:
             logger.warning("the store cannot be reached: %s", exc)
             await _refuse(scope, receive, send, "store_unavailable", str(exc), 5, None)
@@ -233,6 +214,32 @@ class Leases:
         if holder is not None and table_id is not None:
             await _elsewhere(scope, receive, send, table_id, holder)
             return
+        await self._serve(scope, receive, send, table_id)
+
+    async def _table_of(self, scope: Scope, receive: Receive) -> tuple[str | None, Receive]:
+        """The id of the table the request is about (its path's, or its invite or watch
+        code's), if any, and the ``receive`` to pass on (a join's body, read, given again)."""
+        kind, path = scope["type"], scope["path"]
+        match = TABLE_PATH.fullmatch(path)
+        if match is not None:
+            return match[1], receive
+        code: str | None = None
+        which = "invite"
+        if kind == "http" and path == "/api/join" and scope.get("method", "GET") == "POST":
+            body, receive = await _read_body(receive)
+            code = _json_field(body, "code")
+        elif kind == "websocket" and path == "/ws/watch":
+            code, which = bearer(Headers(scope=scope)), "watch"
+        if code is None:
+            return None, receive
+        found = await asyncio.to_thread(self.service.pg.find, digest(normal_code(code)), which)
+        return found, receive
+
+    async def _serve(
+        self, scope: Scope, receive: Receive, send: Send, table_id: str | None
+    ) -> None:
+        """Pass the request on to the app; a write refused because another process took the
+        table since the last renewal is answered with where it went (if nothing was sent)."""
         started = False
 
         async def watched(message: Message) -> None:
@@ -244,23 +251,23 @@ class Leases:
             await self.app(scope, receive, watched)
         except LeaseLost:
             # Taken over since the last renewal: the write was refused; say where it went.
-            if table_id is None or started or kind != "http":
+            if table_id is None or started or scope["type"] != "http":
                 raise
-            await hub.drop(table_id)
-            holder = await asyncio.to_thread(hub.pg.holder, table_id)
+            await self.service.drop(table_id)
+            holder = await asyncio.to_thread(self.service.pg.holder, table_id)
             if holder is None:
                 raise
             await _elsewhere(scope, receive, send, table_id, holder)
 
     async def _list(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
-        wait = self.hub.lobby.take(client[0] if client else "?")
+        wait = self.service.lobby.take(client[0] if client else "?")
         if wait:
             retry = max(1, int(wait + 0.999))
             text = "too many requests from this address: wait and try again"
             await _refuse(scope, receive, send, "rate_limited", text, retry, None, status=429)
             return
-        response = JSONResponse({"tables": await self.hub.summaries()})
+        response = JSONResponse({"tables": await self.service.summaries()})
         await response(scope, receive, send)
 
 

@@ -1,19 +1,33 @@
 """The network commands of ``cinco``: ``serve``, ``table create|list|export``, ``join``,
-``watch``. The server's libraries (the ``server`` extra) are imported only when one runs."""
+``watch``. The modules that need the server's libraries (the ``server`` extra: Starlette,
+uvicorn, websockets) are imported only when a command that uses them runs (named below, loaded
+with importlib), so that every command's ``--help`` works without the extra."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
+from platformdirs import user_data_dir
 
 from cinco.core.engine.errors import CincoError
 from cinco.core.words.i18n import N_, _, ngettext
+from cinco.frontends.cli_options import parse_bot
+
+from .seats import SeatBook
 
 DEFAULT_PORT = 8765
+
+#: The server (Starlette, uvicorn), the network client (websockets), and the players over it.
+SERVER = "cinco.frontends.net.server"
+CLIENT = "cinco.frontends.net.client"
+PLAY = "cinco.frontends.net.play"
+TERMINAL_SEAT = "cinco.frontends.net.terminal_seat"
 
 
 def _needs_extra(exc: ImportError) -> click.ClickException:
@@ -24,9 +38,15 @@ def _needs_extra(exc: ImportError) -> click.ClickException:
     )
 
 
-def default_db() -> Path:
-    from platformdirs import user_data_dir
+def _with_extra(module: str) -> ModuleType:
+    """*module*, imported now; without the server extra, an error that says how to install it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise _needs_extra(exc) from None
 
+
+def default_db() -> Path:
     return Path(user_data_dir("cinco")) / "server.db"
 
 
@@ -60,10 +80,7 @@ def default_db() -> Path:
 )
 def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: float) -> None:
     """Run a Cinco server: many tables, each player on their own device."""
-    try:
-        from .server import serve as run
-    except ImportError as exc:
-        raise _needs_extra(exc) from None
+    server = _with_extra(SERVER)
     path = db or default_db()
     click.echo(
         _("Cinco server on http://{host}:{port} (tables in {db}); Ctrl-C stops it.").format(
@@ -71,20 +88,14 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: fl
         ),
         err=True,
     )
-    from .store import StoreError
-
     try:
-        run(host, port, path, bot_delay=bot_delay, lobby_rate=lobby_rate)
-    except StoreError as exc:  # its message says what is wrong and what to do
+        server.serve(host, port, path, bot_delay=bot_delay, lobby_rate=lobby_rate)
+    except server.StoreError as exc:  # its message says what is wrong and what to do
         raise click.ClickException(str(exc)) from None
 
 
 def _lobby(url: str) -> Any:
-    try:
-        from .client import Lobby
-    except ImportError as exc:
-        raise _needs_extra(exc) from None
-    return Lobby(url)
+    return _with_extra(CLIENT).Lobby(url)
 
 
 @click.group()
@@ -142,8 +153,6 @@ def create(
     as_json: bool,
 ) -> None:
     """Create a table; prints its id, invite code and watch code."""
-    from cinco.frontends.options import parse_bot
-
     seats: dict[str, str] = {}
     for text in bots:
         seat, name, level = parse_bot(text)
@@ -232,8 +241,6 @@ def rematch(url: str, token: str | None, as_json: bool, table_id: str) -> None:
     player); prints the new table, and with a seat token, that seat's new token."""
     lobby = _lobby(url)
     if token is None:
-        from .seats import SeatBook
-
         held = SeatBook().get(lobby.base, table_id)
         if held is None:
             raise click.ClickException(
@@ -278,13 +285,9 @@ def rematch(url: str, token: str | None, as_json: bool, table_id: str) -> None:
 def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool, wait: float) -> None:
     """Take a seat at a server's table with its invite code, and play."""
     lobby = _lobby(url)
-    from .seats import SeatBook
-
     try:
         if bot is not None:
-            from .play import run_bot
-
-            status = run_bot(
+            status = importlib.import_module(PLAY).run_bot(
                 lobby,
                 code,
                 bot,
@@ -294,8 +297,7 @@ def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool, wa
                 wait=wait,
             )
         else:
-            from .play import play_in_terminal
-
+            play_in_terminal = importlib.import_module(TERMINAL_SEAT).play_in_terminal
             status = play_in_terminal(lobby, code, name=name, book=SeatBook(), wait=wait)
     except CincoError as exc:
         raise click.ClickException(str(exc)) from None
@@ -307,8 +309,7 @@ def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool, wa
 @click.argument("code")
 def watch(url: str, code: str) -> None:
     """Watch a server's table with its watch code."""
-    from .play import watch as run
-
+    run = importlib.import_module(PLAY).watch
     lobby = _lobby(url)
     try:
         status = run(lobby, code, out=click.echo)

@@ -1,6 +1,7 @@
 """The lobby's HTTP side of ``cinco serve``, apart from the tables: its errors (JSON with a
-code), the reading of request bodies (bounded in size and depth) and the checks of a new
-table's options (``POST /api/tables``).
+code), the rate limit per client address, invite codes and names, the reading of request
+bodies (bounded in size and depth) and the checks of a new table's options
+(``POST /api/tables``).
 
 Every refusal is a :class:`LobbyError`, answered by the server's route wrapper as
 ``{"error": CODE, "message": TEXT}`` (and ``"field"`` when one option is wrong).
@@ -12,6 +13,9 @@ import asyncio
 import json
 import math
 import re
+import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +47,14 @@ OPTIONS = frozenset(
 )
 #: The longest name at a table (characters).
 NAME_LENGTH = 24
+#: Lobby requests (HTTP) per second one client address may make (a token bucket of
+#: LOBBY_BURST); more get ``429`` with ``Retry-After``.
+LOBBY_RATE = 5.0
+LOBBY_BURST = 40.0
+#: The fields of ``POST /api/join``.
+JOIN_FIELDS = ("code", "name", "seat")
+#: The alphabet of invite and watch codes: no 0/O, 1/I/L.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
 class LobbyError(Exception):
@@ -92,6 +104,71 @@ def same_name(one: str | None, other: str | None) -> bool:
     if one is None or other is None:
         return False
     return " ".join(one.casefold().split()) == " ".join(other.casefold().split())
+
+
+def free_name(name: str, others: list[str | None]) -> str:
+    """*name*, or *name* (2), (3), ...: the first no other seat has."""
+    candidate, number = name, 1
+    while any(same_name(candidate, other) for other in others):
+        number += 1
+        candidate = f"{name} ({number})"
+    return candidate
+
+
+def join_fields(body: dict[str, Any]) -> tuple[str, str | None, int | None]:
+    """``POST /api/join``'s invite code, name and wished-for seat (from 1), checked."""
+    unknown = sorted(set(body) - set(JOIN_FIELDS))
+    if unknown:
+        text = f"{unknown[0]}: no such field (code, name, seat)"
+        raise LobbyError(400, "bad_request", text, field=unknown[0])
+    code = body.get("code")
+    if not isinstance(code, str) or len(code) > 64:
+        raise LobbyError(400, "bad_request", "join needs the table's invite code", field="code")
+    name = body.get("name")
+    if name is not None and not isinstance(name, str):
+        raise LobbyError(400, "bad_request", f"name: text, not {name!r}", field="name")
+    wanted = body.get("seat")
+    if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
+        text = f"seat: a number from 1, not {wanted!r}"
+        raise LobbyError(400, "bad_request", text, field="seat")
+    return code, name, wanted
+
+
+def new_code() -> str:
+    """An invite or watch code people can read out: 12 letters (about 60 bits)."""
+    letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(12))
+    return "-".join(letters[i : i + 4] for i in range(0, 12, 4))
+
+
+class Buckets:
+    """A token bucket per client address: *rate* requests a second, bursts of *burst*. Full
+    buckets are forgotten, so that the table of addresses stays small."""
+
+    def __init__(
+        self, rate: float, burst: float, *, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.now = rate, burst, now
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, address: str) -> float:
+        """Take a token for *address*: 0 if it may go on, else the seconds to wait (a rate of
+        0: no limit)."""
+        if self.rate <= 0:
+            return 0.0
+        now = self.now()
+        tokens, stamp = self.buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        if tokens < 1:
+            self.buckets[address] = (tokens, now)
+            return (1 - tokens) / self.rate
+        self.buckets[address] = (tokens - 1, now)
+        if len(self.buckets) > 10_000:  # forget the addresses whose buckets are full again
+            self.buckets = {
+                key: (left, at)
+                for key, (left, at) in self.buckets.items()
+                if left + (now - at) * self.rate < self.burst
+            }
+        return 0.0
 
 
 # -- errors ------------------------------------------------------------------------------------
@@ -297,7 +374,25 @@ def table_options(
     unknown = sorted(set(body) - OPTIONS)
     if unknown:
         raise bad_option(unknown[0], f"no such option (the options: {', '.join(sorted(OPTIONS))})")
-    players = body.get("players", 2)
+    players = players_setting(registry, body.get("players", 2))
+    layout = layout_setting(registry, players, body.get("layout"))
+    variants = variants_setting(registry, body.get("variants", []))
+    seats: list[list[str | None]] = [[None, None, None] for _ in range(min(players, MAX_SEATS))]
+    seat_bots(registry, seats, body.get("bots") or {})
+    seat_names(seats, body.get("names") or {})
+    settings: dict[str, Any] = {
+        "players": players,
+        "layout": layout,
+        "variants": variants,
+        "undo": strict_bool(body, "undo", True),
+        "timer": timer_setting(body.get("timer")),
+        "grace": grace_setting(body.get("grace", grace)),
+        "stand_in": stand_in_setting(registry, body.get("stand_in", stand_in)),
+    }
+    return TableOptions(settings, tuple((s[0], s[1], s[2]) for s in seats))
+
+
+def players_setting(registry: Registry, players: object) -> int:
     counts = registry.player_counts()
     if isinstance(players, bool) or not isinstance(players, int) or players not in counts:
         raise bad_option(
@@ -305,12 +400,18 @@ def table_options(
             f"must be one of {', '.join(map(str, counts))} (the installed layouts), "
             f"not {players!r}",
         )
-    layout = body.get("layout")
+    return players
+
+
+def layout_setting(registry: Registry, players: int, layout: object) -> str | None:
     fitting = [lay.name for lay in registry.layouts_for(players)]
     if layout is not None and (not isinstance(layout, str) or layout not in fitting):
         names = ", ".join(fitting)
         raise bad_option("layout", f"no layout {layout!r} for {players} players ({names})")
-    variants = body.get("variants", [])
+    return layout
+
+
+def variants_setting(registry: Registry, variants: object) -> list[str]:
     installed = registry.variants()
     if variants is None:
         variants = []
@@ -324,8 +425,11 @@ def table_options(
     if len(set(variants)) != len(variants):
         twice = next(v for v in variants if variants.count(v) > 1)
         raise bad_option("variants", f"{twice!r} is named more than once")
-    seats: list[list[str | None]] = [[None, None, None] for _ in range(min(players, MAX_SEATS))]
-    bots = body.get("bots") or {}
+    return variants
+
+
+def seat_bots(registry: Registry, seats: list[list[str | None]], bots: object) -> None:
+    """Put the bots of ``bots`` (seat from 1 → ``NAME[:LEVEL]``) in *seats*."""
     if not isinstance(bots, dict):
         raise bad_option("bots", "must map seats (from 1) to NAME or NAME:LEVEL")
     for key, value in bots.items():
@@ -334,7 +438,10 @@ def table_options(
             raise bad_option("bots", f"seat {index + 1} is given twice")
         bot, level = bot_spec(registry, "bots", value)
         seats[index] = [f"{bot.capitalize()} {index + 1}", bot, level]
-    naming = body.get("names") or {}
+
+
+def seat_names(seats: list[list[str | None]], naming: object) -> None:
+    """Name the bots' *seats* from ``names`` (seat from 1 → name); every name unique."""
     if not isinstance(naming, dict):
         raise bad_option("names", "must map bots' seats (from 1) to names")
     for key, value in naming.items():
@@ -348,16 +455,6 @@ def table_options(
     for index, name in enumerate(taken):
         if any(same_name(name, other) for other in taken[:index]):
             raise bad_option("names", f"two seats are called {name!r}: names are unique")
-    settings: dict[str, Any] = {
-        "players": players,
-        "layout": layout,
-        "variants": variants,
-        "undo": strict_bool(body, "undo", True),
-        "timer": timer_setting(body.get("timer")),
-        "grace": grace_setting(body.get("grace", grace)),
-        "stand_in": stand_in_setting(registry, body.get("stand_in", stand_in)),
-    }
-    return TableOptions(settings, tuple((s[0], s[1], s[2]) for s in seats))
 
 
 def stand_in_setting(registry: Registry, value: object) -> str:

@@ -1,9 +1,9 @@
-"""The network clients: a person in this terminal, a bot in this process, a spectator.
+"""The network clients' common steps (taking a seat, patiently; the server's refusals in
+words; the clock line; the rematch; leaving) and two of the clients: a bot in this process
+and a spectator. The person in this terminal is :mod:`.terminal_seat`'s.
 
 Each takes a seat (or watches) through :class:`~cinco.frontends.net.client.Session`, folds the
-stream the server sends, and acts only when the server prompts it. The terminal client draws
-the table with the local game's pieces (:func:`cinco.frontends.terminal.table.render`, the
-narrator); it reads a line per move.
+stream the server sends, and acts only when the server prompts it.
 """
 
 from __future__ import annotations
@@ -11,17 +11,15 @@ from __future__ import annotations
 import contextlib
 import random
 import secrets
-import sys
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import TypeVar
 
-from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
-from cinco.core.engine.events import SPECTATOR, Viewer
+from cinco.core.engine.events import SPECTATOR
 from cinco.core.engine.oracle import RulesOracle
-from cinco.core.host.registry import Bot, BotContext, Registry, default_registry
-from cinco.core.table.protocol import Envelope, Hint, Hinted, Message, Refused, Submit, Undo
+from cinco.core.host.declarations import Bot, BotContext
+from cinco.core.host.registry import Registry, default_registry
+from cinco.core.table.protocol import Envelope, Refused, Submit
 from cinco.core.words.i18n import N_, _
 from cinco.core.words.messages import render as render_message
 from cinco.frontends.narration import Narrator, describe_result
@@ -350,199 +348,3 @@ def watch(lobby: Lobby, code: str, *, out: Callable[[str], None] = print) -> int
         return 0
     finally:
         session.close()
-
-
-# -- a person in this terminal ---------------------------------------------------------------
-
-
-def play_in_terminal(
-    lobby: Lobby,
-    code: str,
-    *,
-    name: str | None = None,
-    book: SeatBook | None = None,
-    wait: float = JOIN_WAIT,
-) -> int:
-    """Take a seat with invite *code* (or come back to the one held in *book*) and play it in
-    this terminal; at the game's end, offer a rematch."""
-    from cinco.frontends.terminal import parsing
-    from cinco.frontends.terminal.app import describe_command
-    from cinco.frontends.terminal.screen import QuitGame, Screen
-    from cinco.frontends.terminal.table import TableView, render
-
-    screen = Screen()
-    who = who_of(name)
-    session = join_seat(lobby, code, name, book, who=who, wait=wait, say=screen.say)
-    seat: int = seated(session)
-    narrator: Narrator | None = None
-
-    def feed(message: Message) -> None:
-        nonlocal narrator
-        if not isinstance(message, Envelope):
-            return
-        state = session.view.state
-        assert state is not None
-        if narrator is None:
-            narrator = Narrator(state.config, seat)
-        narrator.feed(message.event)
-
-    session.listeners.append(feed)
-
-    drawn = -2  # the event the table was last drawn at (-2: draw it again)
-
-    def reconnecting() -> None:
-        nonlocal drawn
-        screen.say(_("Reconnecting…"))
-        drawn = -2  # the table is drawn again once the connection is back
-
-    session.on_reconnect = reconnecting
-
-    def draw(message: str = "", keys: bool = False, highlight: tuple[int, ...] = ()) -> None:
-        state = session.view.state
-        if state is None:
-            screen.say(_("Waiting for the other players to join…"))
-            return
-        legal = session.view.legal()
-        viewer: Viewer = seat
-        view = TableView(
-            state=state,
-            viewer=viewer,
-            log=narrator.lines if narrator is not None else (),
-            message=message,
-            highlight=highlight,
-            plays=dict(legal.plays) if legal is not None else None,
-            show_log=screen.interactive,
-            show_keys=keys,
-            # the keys offer only what the server's prompt allows (a full hand cannot draw)
-            can_draw=legal is not None and legal.can_draw,
-            can_exchange=legal is not None and legal.can_exchange,
-            quit_key=_("q leave (you can rejoin)"),
-            clocks=clock_line(session.view),
-        )
-        screen.clear()
-        screen.show(
-            render(
-                view,
-                screen.style(),
-            )
-        )
-
-    def command_for(intent: object) -> Command | str | None:
-        """A command, or words to show, or ``None`` for nothing to do."""
-        legal = session.view.legal()
-        state = session.view.state
-        assert legal is not None and state is not None
-        if isinstance(intent, parsing.Draw):
-            return Draw(seat)
-        if isinstance(intent, parsing.Exchange):
-            return Exchange(seat)
-        if isinstance(intent, parsing.Play):
-            if intent.space is not None:
-                return PlayCard(seat, intent.card, intent.space)
-            spaces = legal.spaces_for(intent.card) if intent.card in state.hand(seat) else None
-            if spaces is None:
-                return PlayCard(seat, intent.card, intent.card)  # the server says what is wrong
-            if not spaces:
-                return PlayCard(seat, intent.card, None)  # it burns
-            if intent.card in spaces:
-                return PlayCard(seat, intent.card, intent.card)
-            return _("{card} is taken: type the card and a free space (from {low}).").format(
-                card=intent.card, low=spaces[0]
-            )
-        if isinstance(intent, parsing.Show):
-            if intent.card not in state.hand(seat):
-                return _("You have no {card}.").format(card=intent.card)
-            return _("Your {card} may go on: {spaces}").format(
-                card=intent.card,
-                spaces=" ".join(map(str, legal.spaces_for(intent.card))) or _("(burns)"),
-            )
-        return _("Type a card (34), a card and a space (34 36), d, x, u, h, or q.")
-
-    message = ""
-    clocks = ""
-    suggestion: Command | None = None
-    leaving = False
-    try:
-        while True:
-            while not session.view.over:
-                session.receive(timeout=0.3)
-                while session.receive(timeout=0.05) is not None:
-                    pass
-                legal = session.view.legal()
-                if legal is None:
-                    if session.view.seq != drawn:
-                        draw(message)
-                        drawn, clocks = session.view.seq, clock_line(session.view)
-                    elif (now := clock_line(session.view)) != clocks:  # a clock runs
-                        clocks = now
-                        screen.rewrite_line_above(clocks)
-                    continue
-                draw(message, keys=True)
-                message = ""
-                live = partial(clock_line, session.view) if session.view.clock else None
-                intent = parsing.parse(screen.ask(_("Your move: "), live=live))
-                if isinstance(intent, parsing.Quit):
-                    raise QuitGame
-                if isinstance(intent, parsing.Undo):
-                    answer = session.request(Undo())
-                    message = refusal_text(answer) if isinstance(answer, Refused) else ""
-                    continue
-                if isinstance(intent, parsing.Hint):
-                    hinted = session.request(Hint())
-                    if isinstance(hinted, Hinted):
-                        suggestion = hinted.command
-                        message = _("Hint ({bot}): {move} — {reason}. Enter plays it.").format(
-                            bot=hinted.bot,
-                            move=describe_command(hinted.command),
-                            reason=hinted.reason or "",
-                        )
-                    elif isinstance(hinted, Refused):
-                        message = refusal_text(hinted)
-                    continue
-                if isinstance(intent, parsing.Empty) and suggestion is not None:
-                    chosen: Command | str | None = suggestion
-                else:
-                    chosen = command_for(intent)
-                suggestion = None
-                if isinstance(chosen, str):
-                    message = chosen
-                    continue
-                if chosen is None:
-                    continue
-                answer = session.request(Submit(chosen))
-                if isinstance(answer, Refused):
-                    message = refusal_text(answer)
-                drawn = -2
-            state = session.view.state
-            assert state is not None and state.result is not None
-            draw(describe_result(state.config, state.result))
-            try:
-                rematch = offer_rematch(lobby, session, screen.ask, book, who=who)
-            except QuitGame:
-                rematch = None
-            if rematch is None:
-                return 0
-            session.close()
-            session, seat, narrator = rematch, seated(rematch), None
-            session.listeners.append(feed)
-            session.on_reconnect = reconnecting
-            message, drawn, suggestion = "", -2, None
-    except QuitGame:
-        leaving = True
-        screen.say(
-            _(
-                "You left the table: a bot plays your seat until someone takes it. To come "
-                "back: cinco join {url} {code}"
-            ).format(url=lobby.base, code=code)
-        )
-        return 0
-    except KeyboardInterrupt:
-        sys.stdout.write("\n")
-        screen.say(
-            _("Your seat is kept for you: cinco join {url} {code} takes you back to it.").format(
-                url=lobby.base, code=code
-            )
-        )
-        return 130
-    finally:
-        give_up(lobby, session, book, leave=leaving, who=who)

@@ -34,6 +34,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from platformdirs import user_data_dir
+
 
 def digest(secret: str) -> str:
     """The stored form of a token or a code: its SHA-256, in hex (here, beside the codes, so
@@ -80,8 +82,6 @@ def running(pid: object, started: object) -> bool:
 
 
 def default_path() -> Path:
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("cinco")) / "seats.json"
 
 

@@ -7,11 +7,12 @@ PostgreSQL database (``postgresql://USER@HOST:PORT/DB``: several processes; need
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from cinco.core.table.table import EventSink
+from cinco.core.table.sink import EventSink
 
 from .store import SeatRow, Store, StoreError, TableRow
 
@@ -68,6 +69,10 @@ def is_database_url(db: object) -> bool:
     return isinstance(db, str) and db.startswith(SCHEMES)
 
 
+#: The PostgreSQL store, loaded by name: it needs psycopg, which only such a database asks for.
+STORE_PG = "cinco.frontends.net.store_pg"
+
+
 def open_store(db: str | Path, *, owner: str | None = None) -> LobbyStore:
     """The store *db* names: :class:`PgStore` for a ``postgresql://`` URL (*owner*: this
     process's name in its leases), else the SQLite file's :class:`Store`, locked for this
@@ -75,10 +80,11 @@ def open_store(db: str | Path, *, owner: str | None = None) -> LobbyStore:
     read-only, not a database, unreachable."""
     if is_database_url(db):
         try:
-            from .store_pg import PgStore
+            store_pg = importlib.import_module(STORE_PG)  # needs psycopg, an extra
         except ImportError as exc:
             raise StoreError(
                 f"a PostgreSQL --db needs psycopg: pip install 'cinco[server]' ({exc})"
             ) from None
-        return PgStore(str(db), owner=owner)
+        store: LobbyStore = store_pg.PgStore(str(db), owner=owner)
+        return store
     return Store(db)

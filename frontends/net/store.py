@@ -41,7 +41,7 @@ from cinco.core.records.record import dumps
 from cinco.core.records.recording import FILE_MODE, private_dir, try_lock
 
 from .seats import digest
-from .writer import CannotWrite, Statement, Writer
+from .writer import CannotWrite, Statement, Writer, connect
 
 __all__ = [
     "CannotWrite",
@@ -203,14 +203,6 @@ def unusable(path: Path, exc: sqlite3.Error) -> str:
     if "full" in text:
         return f"{path} cannot be written: the disk is full ({text}). Free some space first"
     return f"{path} cannot be used as the server's database ({text}): give --db another file"
-
-
-def connect(path: str | Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(str(path), timeout=10.0, check_same_thread=False)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=FULL")
-    connection.execute("PRAGMA foreign_keys=ON")
-    return connection
 
 
 @dataclass(frozen=True)
@@ -405,7 +397,7 @@ def read_clocks(row: Sequence[Any] | None) -> dict[str, Any] | None:
 
 class SqliteSink:
     """One table's events, appended to the ``events`` table (a
-    :class:`cinco.core.table.table.EventSink`). Used in the table's own thread: :meth:`append`
+    :class:`cinco.core.table.sink.EventSink`). Used in the table's own thread: :meth:`append`
     keeps the turn's events, :meth:`commit` hands them to the file's :class:`Writer` and
     returns once they are on disk."""
 

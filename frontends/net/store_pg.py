@@ -14,7 +14,7 @@ database's (``now()``): the processes' clocks need not agree.
 
 :class:`PgStore` has the methods of :class:`cinco.frontends.net.store.Store` (and the rows are
 its :class:`TableRow` and :class:`SeatRow`); :class:`PgSink` is the
-:class:`cinco.core.table.table.EventSink` of one table, made and used in the table's thread.
+:class:`cinco.core.table.sink.EventSink` of one table, made and used in the table's thread.
 """
 
 from __future__ import annotations
@@ -477,7 +477,7 @@ def _table_row(row: Sequence[Any]) -> TableRow:
 
 
 class PgSink:
-    """One table's events, appended to ``events`` (a :class:`cinco.core.table.table.EventSink`):
+    """One table's events, appended to ``events`` (a :class:`cinco.core.table.sink.EventSink`):
     a turn's events are kept until ``commit``, then written in one transaction (on a
     connection of the store's pool), which also renews the table's lease and is refused if
     another process holds it. Made and used in the table's own thread."""

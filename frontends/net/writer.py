@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,6 +36,16 @@ logger = logging.getLogger(__name__)
 
 #: A statement and the rows to run it with (``executemany``).
 Statement = tuple[str, Sequence[Sequence[Any]]]
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """A connection to the SQLite file *path* as the server uses it: WAL, every commit on
+    disk (``synchronous=FULL``), foreign keys checked; usable from any thread."""
+    connection = sqlite3.connect(str(path), timeout=10.0, check_same_thread=False)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    return connection
 
 
 class CannotWrite(OSError):
@@ -62,8 +73,6 @@ class Writer:
     """The thread that writes *path*; :meth:`write` is safe from any thread."""
 
     def __init__(self, path: str | Path) -> None:
-        from .store import connect
-
         self._db = connect(path)
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._closed = False

@@ -13,8 +13,13 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+
+from rich.align import Align
+from rich.panel import Panel
+from rich.text import Text
 
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.errors import CincoError
@@ -22,8 +27,10 @@ from cinco.core.engine.events import SPECTATOR, Viewer
 from cinco.core.engine.rules import LegalActions
 from cinco.core.host.registry import Registry, default_registry
 from cinco.core.records.saves import new_record_path
-from cinco.core.table.protocol import Accepted, Envelope, Message, Refused
-from cinco.core.table.table import SeatHandle, Table, TableStatus
+from cinco.core.table.handle import SeatHandle
+from cinco.core.table.protocol import Accepted, Refused
+from cinco.core.table.requests import TableStatus
+from cinco.core.table.table import Table
 from cinco.core.words.i18n import _
 from cinco.frontends.board_view import use_team_styles
 from cinco.frontends.narration import Narrator, describe_result
@@ -99,12 +106,16 @@ def command_keys(command: Command) -> str:
     return "d" if isinstance(command, Draw) else "x"
 
 
-def _feeder(narrator: Narrator) -> Callable[[Message], None]:
-    def feed(message: Message) -> None:
-        if isinstance(message, Envelope):
-            narrator.feed(message.event)
+@dataclass
+class _TurnPrompt:
+    """What a person's turn shows next: a *message*, the spaces to *highlight*, the hint's
+    move that Enter plays (*suggestion*), and whether the turn is being shown the *first*
+    time."""
 
-    return feed
+    message: str = ""
+    highlight: Collection[int] = ()
+    suggestion: Command | None = None
+    first: bool = True
 
 
 class BotFailed(CincoError):
@@ -127,11 +138,7 @@ class TerminalGame:
         #: One narrator per person and one for the spectator, each told its handle's stream.
         self.narrators: dict[Viewer, Narrator] = {}
         for viewer, handle in [*self.handles.items(), (SPECTATOR, self.spectator)]:
-            narrator = Narrator(self.config, viewer)
-            for envelope in handle.events():  # what arrived before anyone listened
-                narrator.feed(envelope.event)
-            handle.listen(_feeder(narrator))
-            self.narrators[viewer] = narrator
+            self.narrators[viewer] = Narrator.following(handle, self.config, viewer)
         #: Whose view is on screen. With several people nobody's, until the first one's turn.
         self.owner: Viewer = self.humans[0] if len(self.humans) == 1 else SPECTATOR
         self.notice = " ".join(warnings)
@@ -382,10 +389,6 @@ class TerminalGame:
         text = _("Pass to {name}").format(name=name)
         note = _("(only {name} should look at the screen now)").format(name=name)
         if self.screen.interactive:
-            from rich.align import Align
-            from rich.panel import Panel
-            from rich.text import Text
-
             body = Text(text, style="bold" if self.screen.color else "", justify="center")
             body.append("\n" + note, style="dim" if self.screen.color else "")
             self.screen.show("\n" * max(0, self.screen.height // 2 - 3))
@@ -410,83 +413,98 @@ class TerminalGame:
         if len(self.humans) > 1 and self.owner != seat:
             self.pass_to(seat)
         self.owner = seat
-        handle = self.handles[seat]
         self.flush_log(seat)
-        message, self.notice = self.notice, ""
-        highlight: Collection[int] = ()
-        suggestion: Command | None = None
-        first = True
+        prompt = _TurnPrompt(message=self.notice)
+        self.notice = ""
         name = self.config.seats[seat].name
         while True:
-            legal = handle.legal()
-            if self.screen.interactive or first or highlight:
-                self.draw(
-                    seat,
-                    message=message,
-                    highlight=highlight,
-                    keys=True,
-                    plays=dict(legal.plays),
-                    legal=legal,
-                )
-            elif message:
-                self.screen.say(message, "bold yellow")
-            if first:
-                # Keys typed while the bots moved are not a move: the player has not seen
-                # the bots' answer yet.
-                self.screen.flush_input()
-            first = False
+            self.show_turn(seat, prompt)
             intent = parsing.parse(self.screen.ask(_("{name}, your move: ").format(name=name)))
-            message, highlight = "", ()
-            if isinstance(intent, parsing.Quit):
-                raise QuitGame
-            if isinstance(intent, parsing.Help):
-                self.show_help(seat)
-                continue
-            if isinstance(intent, parsing.Show):
-                message, highlight = self.show_card(seat, intent.card)
-                continue
-            if isinstance(intent, parsing.Hint):
-                message, highlight, suggestion = self.hint(seat)
-                continue
-            if isinstance(intent, parsing.Undo):
-                undone = handle.undo()
-                if isinstance(undone, Refused):
-                    if undone.code == "record_stopped":
-                        return  # the loop says so and asks where to save
-                    message = undone.message
-                    continue
-                self.notice = _("Undone: it is your turn again.")
+            prompt.message, prompt.highlight = "", ()
+            if self.take_intent(seat, intent, prompt):
                 return
-            command: Command | None = None
-            if isinstance(intent, parsing.Empty):
-                if suggestion is None:
-                    message = _("Type a move, for example a card number; ? shows all commands.")
-                    continue
-                command = suggestion
-            elif isinstance(intent, parsing.Draw):
-                command = Draw(seat)
-            elif isinstance(intent, parsing.Exchange):
-                command = Exchange(seat)
-            elif isinstance(intent, parsing.Play):
-                command, message, highlight = self.choose_play(seat, intent)
-                if command is None:
-                    continue
-            else:
-                assert isinstance(intent, parsing.Unknown)
-                message = _(
-                    "“{text}” is not a move. Type a card (34), a card and a space "
-                    "(34 36), d, x, u, h, or ? for help."
-                ).format(text=intent.text)
-                continue
-            suggestion = None
-            answer = handle.submit(command)
-            if isinstance(answer, Refused):
-                if answer.code == "record_stopped":
-                    return
-                message = answer.message
-                continue
-            self.flush_log(seat)
-            return
+
+    def show_turn(self, seat: int, prompt: _TurnPrompt) -> None:
+        """The table (or, on a plain terminal after the first time, just the message) before
+        the seat's player is asked for a move."""
+        legal = self.handles[seat].legal()
+        if self.screen.interactive or prompt.first or prompt.highlight:
+            self.draw(
+                seat,
+                message=prompt.message,
+                highlight=prompt.highlight,
+                keys=True,
+                plays=dict(legal.plays),
+                legal=legal,
+            )
+        elif prompt.message:
+            self.screen.say(prompt.message, "bold yellow")
+        if prompt.first:
+            # Keys typed while the bots moved are not a move: the player has not seen
+            # the bots' answer yet.
+            self.screen.flush_input()
+        prompt.first = False
+
+    def take_intent(self, seat: int, intent: parsing.Intent, prompt: _TurnPrompt) -> bool:
+        """Do what the player typed; what to show next goes into *prompt*. Returns whether
+        the turn is over (a move taken, one undone, or the record stopped)."""
+        if isinstance(intent, parsing.Quit):
+            raise QuitGame
+        if isinstance(intent, parsing.Help):
+            self.show_help(seat)
+        elif isinstance(intent, parsing.Show):
+            prompt.message, prompt.highlight = self.show_card(seat, intent.card)
+        elif isinstance(intent, parsing.Hint):
+            prompt.message, prompt.highlight, prompt.suggestion = self.hint(seat)
+        elif isinstance(intent, parsing.Undo):
+            return self.undo_turn(seat, prompt)
+        else:
+            command = self.command_for(seat, intent, prompt)
+            return command is not None and self.submit_turn(seat, command, prompt)
+        return False
+
+    def command_for(self, seat: int, intent: parsing.Intent, prompt: _TurnPrompt) -> Command | None:
+        """The move *intent* asks for (``None``: none, and *prompt* says why)."""
+        if isinstance(intent, parsing.Empty):
+            if prompt.suggestion is None:
+                prompt.message = _("Type a move, for example a card number; ? shows all commands.")
+            return prompt.suggestion
+        if isinstance(intent, parsing.Draw):
+            return Draw(seat)
+        if isinstance(intent, parsing.Exchange):
+            return Exchange(seat)
+        if isinstance(intent, parsing.Play):
+            command, prompt.message, prompt.highlight = self.choose_play(seat, intent)
+            return command
+        assert isinstance(intent, parsing.Unknown)
+        prompt.message = _(
+            "“{text}” is not a move. Type a card (34), a card and a space "
+            "(34 36), d, x, u, h, or ? for help."
+        ).format(text=intent.text)
+        return None
+
+    def submit_turn(self, seat: int, command: Command, prompt: _TurnPrompt) -> bool:
+        """Send the move; whether the turn is over (a refusal is shown and asked again)."""
+        prompt.suggestion = None
+        answer = self.handles[seat].submit(command)
+        if isinstance(answer, Refused):
+            if answer.code == "record_stopped":
+                return True  # the loop says so and asks where to save
+            prompt.message = answer.message
+            return False
+        self.flush_log(seat)
+        return True
+
+    def undo_turn(self, seat: int, prompt: _TurnPrompt) -> bool:
+        """Take back the seat's last move; whether the turn is over."""
+        undone = self.handles[seat].undo()
+        if isinstance(undone, Refused):
+            if undone.code == "record_stopped":
+                return True  # the loop says so and asks where to save
+            prompt.message = undone.message
+            return False
+        self.notice = _("Undone: it is your turn again.")
+        return True
 
     def choose_play(
         self, seat: int, intent: parsing.Play

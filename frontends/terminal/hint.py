@@ -1,6 +1,6 @@
 """Hints: the move the strongest installed bot would make, with a one-line reason.
 
-The table asks the bot (:meth:`cinco.core.table.table.SeatHandle.hint`); it sees only the hinted
+The table asks the bot (:meth:`cinco.core.table.handle.SeatHandle.hint`); it sees only the hinted
 player's view, like any bot. The reason reads the board's lines of five (the game's winning
 length) through the chosen space (geometry, not rules): how much of a line it builds for the
 player's team, or how much of an opponent's line it blocks.
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from cinco.core.engine.board import windows_through
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.state import FREE, GameState
+from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Refused
-from cinco.core.table.table import SeatHandle
 from cinco.core.words.i18n import _
 from cinco.frontends.narration import join_names, number_word, seat_name
 

@@ -3,7 +3,7 @@
 A replay is of a record on disk, not of a game being played: it reads the events the record
 loader gives (:func:`cinco.core.records.record.load_record`) and folds them, every hand open (the
 referee's view, on purpose: the game is over, or at least not being played here). The moves
-that count are the table's (:func:`cinco.core.table.table.turns`): a move taken back by an undo is
+that count are the table's (:func:`cinco.core.table.log.turns`): a move taken back by an undo is
 not a step.
 
 In a terminal it is interactive (next, previous, go to move N, quit); otherwise it prints the
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from cinco.core.engine.events import REFEREE, Event, GameStarted
 from cinco.core.engine.state import GameState, Timeline
-from cinco.core.table.table import turns
+from cinco.core.table.log import turns
 from cinco.core.words.i18n import _
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal.screen import QuitGame, Screen

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+
+from rich.markdown import Markdown
 
 from cinco.core.engine.errors import CincoError
+from cinco.core.host.registry import Registry, default_registry
 from cinco.core.words.i18n import N_, _
-
-if TYPE_CHECKING:
-    from cinco.core.host.registry import Registry
-
+from cinco.frontends.terminal.screen import Screen
 
 #: The rules, one translatable unit per paragraph (a heading, a list, a paragraph): a
 #: translator works paragraph by paragraph, and a change to one asks for one new translation.
@@ -103,11 +102,6 @@ def variants_markdown(registry: Registry, names: Sequence[str] = ()) -> str:
 def print_rules(variants: Sequence[str] = ()) -> None:
     """Print the rules and the installed variants (or those named): formatted in a colour
     terminal, as plain Markdown otherwise."""
-    from rich.markdown import Markdown
-
-    from cinco.core.host.registry import default_registry
-    from cinco.frontends.terminal.screen import Screen
-
     text = rules_markdown()
     extra = variants_markdown(default_registry(), variants)
     if extra:

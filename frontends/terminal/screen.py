@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import (
     Console,
@@ -29,10 +29,8 @@ from rich.console import (
 from rich.segment import Segment
 from rich.text import Text
 
-from cinco.frontends.options import clean_text
-
-if TYPE_CHECKING:
-    from cinco.frontends.terminal.table import Style
+from cinco.frontends.cli_options import clean_text
+from cinco.frontends.terminal.table import Style
 
 
 class QuitGame(Exception):
@@ -112,8 +110,6 @@ class Screen:
 
     def style(self) -> Style:
         """How a table is drawn on this screen: colour, ASCII only, the size."""
-        from cinco.frontends.terminal.table import Style
-
         return Style(
             color=self.color, ascii_only=self.ascii_only, width=self.width, height=self.height
         )

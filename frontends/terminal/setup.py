@@ -6,7 +6,7 @@ Enter at the first question starts the quick game: one person against the greedy
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from cinco.core.engine.config import DEFAULT_NAMES
@@ -46,21 +46,8 @@ def _yes(screen: Screen, question: str) -> bool:
 def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayOptions:
     """Ask who plays. Returns *options* completed with the answers."""
     screen.say(_("Cinco: make five in a row on a board of 90 numbered spaces."), "bold")
-    while True:
-        answer = (
-            screen.ask(
-                _("Press Enter to play against the computer, s to set up a table, q to quit: ")
-            )
-            .strip()
-            .lower()
-        )
-        if answer == "":
-            return options
-        if answer in ("q", "quit", "exit"):
-            raise QuitGame
-        if answer in ("s", "set", "setup", "set up"):
-            break
-        screen.say(_("Please press Enter, or type s or q."))
+    if not _wants_setup(screen):
+        return options
     # What the installed layouts allow (a plugin may add more), not a list of our own.
     counts = tuple(str(n) for n in registry.player_counts())
     default_count = "2" if "2" in counts else counts[0]
@@ -72,24 +59,12 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
             default_count,
         )
     )
-    layouts = registry.layouts_for(players)
-    layout = None
-    if len(layouts) > 1:
-        screen.say(_("Layouts for {n} players:").format(n=players))
-        for choice in layouts:
-            screen.say(f"  {choice.name:<6} {_(choice.description)}".rstrip())
-        layout = _choice(
-            screen,
-            _("Which layout? {names}").format(names=_or_list([lay.name for lay in layouts])),
-            tuple(lay.name for lay in layouts),
-            layouts[0].name,
-        )
+    layout = _ask_layout(screen, registry, players)
     teams = registry.layout(players, layout).teams
-    bots = registry.bots()
-    bot_names = ", ".join(sorted(bots))
+    bot_levels = {name: spec.levels for name, spec in registry.bots().items()}
+    bot_names = ", ".join(sorted(bot_levels))
     chosen_bots: dict[int, tuple[str, str | None]] = {}
     names: dict[int, str] = {}
-    typo: dict[int, str] = {}
     screen.say(
         _(
             "Seats take turns in order; seat 1 is you. For each seat type a person's "
@@ -97,49 +72,11 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
         ).format(bots=bot_names)
     )
     for seat in range(players):
-        team = seat % teams
-        default = DEFAULT_NAMES[seat] if seat == 0 else DEFAULT_BOT
-        while True:
-            answer = (
-                screen.ask(
-                    _("Seat {n} (team {symbol} {colour}) [{default}]: ").format(
-                        n=seat + 1,
-                        symbol=team_symbol(team, screen.ascii_only),
-                        colour=team_name(team),
-                        default=default,
-                    )
-                ).strip()
-                or default
-            )
-            answer = clean_name(answer)
-            if not answer:
-                continue
-            bot, _sep, level = answer.lower().partition(":")
-            if bot in bots:
-                levels = bots[bot].levels
-                if level and level not in levels:
-                    screen.say(
-                        _("{bot} has no level {level}. Levels: {levels}.").format(
-                            bot=bot, level=level, levels=", ".join(levels) or "-"
-                        )
-                    )
-                    continue
-                chosen_bots[seat] = (bot, level or None)
-            else:
-                close = difflib.get_close_matches(bot, list(bots), n=1, cutoff=0.6)
-                if close and answer != typo.get(seat):
-                    # "gredy": most likely a bot's name mistyped, not a person. Typed again,
-                    # it is a person's name.
-                    typo[seat] = answer
-                    screen.say(
-                        _(
-                            "{answer} is not a bot (bots: {bots}). Type a bot's name, or "
-                            "{answer} again to seat a person of that name."
-                        ).format(answer=answer, bots=bot_names)
-                    )
-                    continue
-                names[seat] = answer
-            break
+        player = _ask_seat(screen, seat, seat % teams, bot_levels)
+        if isinstance(player, str):
+            names[seat] = player
+        else:
+            chosen_bots[seat] = player
     variants: tuple[str, ...] = ()
     if "joker" in registry.variants() and _yes(
         screen, _("Joker variant (a card with no free space at or above it may go anywhere)?")
@@ -148,3 +85,86 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
     return replace(
         options, players=players, layout=layout, bots=chosen_bots, names=names, variants=variants
     )
+
+
+def _wants_setup(screen: Screen) -> bool:
+    """The first question: Enter plays the quick game (``False``), s sets up a table."""
+    while True:
+        answer = (
+            screen.ask(
+                _("Press Enter to play against the computer, s to set up a table, q to quit: ")
+            )
+            .strip()
+            .lower()
+        )
+        if answer == "":
+            return False
+        if answer in ("q", "quit", "exit"):
+            raise QuitGame
+        if answer in ("s", "set", "setup", "set up"):
+            return True
+        screen.say(_("Please press Enter, or type s or q."))
+
+
+def _ask_layout(screen: Screen, registry: Registry, players: int) -> str | None:
+    """The layout for *players*, asked only when there is a choice (``None``: the one)."""
+    layouts = registry.layouts_for(players)
+    if len(layouts) <= 1:
+        return None
+    screen.say(_("Layouts for {n} players:").format(n=players))
+    for choice in layouts:
+        screen.say(f"  {choice.name:<6} {_(choice.description)}".rstrip())
+    return _choice(
+        screen,
+        _("Which layout? {names}").format(names=_or_list([lay.name for lay in layouts])),
+        tuple(lay.name for lay in layouts),
+        layouts[0].name,
+    )
+
+
+def _ask_seat(
+    screen: Screen, seat: int, team: int, bot_levels: Mapping[str, tuple[str, ...]]
+) -> tuple[str, str | None] | str:
+    """Who plays *seat*: a bot and its level (``None``: its default), or a person's name.
+    *bot_levels*: every bot's levels, by the bot's name."""
+    default = DEFAULT_NAMES[seat] if seat == 0 else DEFAULT_BOT
+    typo: str | None = None
+    while True:
+        answer = (
+            screen.ask(
+                _("Seat {n} (team {symbol} {colour}) [{default}]: ").format(
+                    n=seat + 1,
+                    symbol=team_symbol(team, screen.ascii_only),
+                    colour=team_name(team),
+                    default=default,
+                )
+            ).strip()
+            or default
+        )
+        answer = clean_name(answer)
+        if not answer:
+            continue
+        bot, _sep, level = answer.lower().partition(":")
+        if bot in bot_levels:
+            levels = bot_levels[bot]
+            if level and level not in levels:
+                screen.say(
+                    _("{bot} has no level {level}. Levels: {levels}.").format(
+                        bot=bot, level=level, levels=", ".join(levels) or "-"
+                    )
+                )
+                continue
+            return bot, level or None
+        close = difflib.get_close_matches(bot, list(bot_levels), n=1, cutoff=0.6)
+        if close and answer != typo:
+            # "gredy": most likely a bot's name mistyped, not a person. Typed again, it is a
+            # person's name.
+            typo = answer
+            screen.say(
+                _(
+                    "{answer} is not a bot (bots: {bots}). Type a bot's name, or "
+                    "{answer} again to seat a person of that name."
+                ).format(answer=answer, bots=", ".join(sorted(bot_levels)))
+            )
+            continue
+        return answer

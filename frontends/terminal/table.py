@@ -1,7 +1,7 @@
 """The table as one viewer sees it: the board, the players, the piles, the log, the hand.
 
 Everything drawn here comes from a projection (a seat handle's
-:attr:`~cinco.core.table.table.SeatHandle.view`, or a replay's fold) and the viewer's narrator;
+:attr:`~cinco.core.table.handle.SeatHandle.view`, or a replay's fold) and the viewer's narrator;
 legal
 spaces come from the handle's legal actions. At 80×24 the board sits
 beside a side panel; a bigger window gets a bigger board and a longer log.
@@ -124,24 +124,8 @@ def panel(view: TableView, style: Style, width: int, rows: int) -> Text:
             )
         )
     name_width = min(14, max(len(seat.name) for seat in config.seats))
-    for seat, spec in enumerate(config.seats):
-        team = config.team_of(seat)
-        row = Text(no_wrap=True, overflow="ellipsis")
-        turn = seat == state.current_seat and not state.is_over
-        row.append("▶ " if turn and not style.ascii_only else ("> " if turn else "  "))
-        row.append(team_symbol(team, style.ascii_only), style=team_style(team) if color else "")
-        row.append(
-            " " + spec.name[:name_width].ljust(name_width) + " ",
-            style="bold" if color and turn else "",
-        )
-        size = state.hand_size(seat)
-        if view.reveal:
-            row.append(" ".join(f"{card:>2}" for card in state.hand(seat)) or "-")
-        else:
-            row.append(ngettext("{n} card", "{n} cards", size).format(n=size))
-        if seat == view.viewer:
-            row.append(" " + _("(you)"))
-        line(row)
+    for seat in range(len(config.seats)):
+        line(_seat_row(view, style, seat, name_width))
     tokens = Text(_("Tokens") + " ", no_wrap=True)
     for team, count in enumerate(state.tokens):
         tokens.append(team_symbol(team, style.ascii_only), style=team_style(team) if color else "")
@@ -159,25 +143,56 @@ def panel(view: TableView, style: Style, width: int, rows: int) -> Text:
     if view.show_log and view.log:
         line(_styled(_("Recent moves"), "underline", color))
         used = sum(1 for _c in out.plain.splitlines())
-        room = max(2, rows - used)
-        chosen: list[tuple[LogLine, str]] = []
-        for entry in reversed(view.log):
-            # Wrapped by hand, continuation lines indented, so each move stands out.
-            wrapped = textwrap.wrap(entry.text, max(width, 10), subsequent_indent="  ")
-            if len(wrapped) > room:
-                break
-            chosen.append((entry, "\n".join(wrapped)))
-            room -= len(wrapped)
-        chosen.reverse()
-        for index, (entry, wrapped_text) in enumerate(chosen):
-            newest = index == len(chosen) - 1
-            entry_style = "" if entry.seat is None else team_colour(config.team_of(entry.seat))
-            text = _styled(wrapped_text, entry_style, color)
-            if newest and color:
-                text.stylize("bold")
+        for text in _recent_moves(view, style, width, room=max(2, rows - used)):
             line(text)
     out.rstrip()
     return out
+
+
+def _seat_row(view: TableView, style: Style, seat: int, name_width: int) -> Text:
+    """One player's line of the panel: whose turn, team, name, and cards (or how many)."""
+    state = view.state
+    color = style.color
+    team = state.config.team_of(seat)
+    row = Text(no_wrap=True, overflow="ellipsis")
+    turn = seat == state.current_seat and not state.is_over
+    row.append("▶ " if turn and not style.ascii_only else ("> " if turn else "  "))
+    row.append(team_symbol(team, style.ascii_only), style=team_style(team) if color else "")
+    row.append(
+        " " + state.config.seats[seat].name[:name_width].ljust(name_width) + " ",
+        style="bold" if color and turn else "",
+    )
+    size = state.hand_size(seat)
+    if view.reveal:
+        row.append(" ".join(f"{card:>2}" for card in state.hand(seat)) or "-")
+    else:
+        row.append(ngettext("{n} card", "{n} cards", size).format(n=size))
+    if seat == view.viewer:
+        row.append(" " + _("(you)"))
+    return row
+
+
+def _recent_moves(view: TableView, style: Style, width: int, room: int) -> list[Text]:
+    """The newest log entries that fit in *room* lines, oldest first, the newest in bold."""
+    chosen: list[tuple[LogLine, str]] = []
+    for entry in reversed(view.log):
+        # Wrapped by hand, continuation lines indented, so each move stands out.
+        wrapped = textwrap.wrap(entry.text, max(width, 10), subsequent_indent="  ")
+        if len(wrapped) > room:
+            break
+        chosen.append((entry, "\n".join(wrapped)))
+        room -= len(wrapped)
+    chosen.reverse()
+    texts: list[Text] = []
+    for index, (entry, wrapped_text) in enumerate(chosen):
+        newest = index == len(chosen) - 1
+        seat = entry.seat
+        entry_style = "" if seat is None else team_colour(view.state.config.team_of(seat))
+        text = _styled(wrapped_text, entry_style, style.color)
+        if newest and style.color:
+            text.stylize("bold")
+        texts.append(text)
+    return texts
 
 
 def keys_text(view: TableView) -> str:

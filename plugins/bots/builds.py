@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: The modules a compiled build holds (in this package).
+#: The modules a compiled build holds (in this package). ``setup.py`` compiles these: it reads
+#: this literal, and :data:`STAMP`, from this file's source (keep them literals).
 COMPILED_MODULES = ("kernel", "search")
 #: The environment variable that forces the pure-Python modules.
 PURE_VARIABLE = "CINCO_PURE_PYTHON"

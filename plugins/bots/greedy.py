@@ -14,20 +14,18 @@ from __future__ import annotations
 
 from functools import cache
 
-from cinco.core.engine.board import SPACES, windows
+from cinco.core.engine.board import SPACES
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import FREE, GameState
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import BotContext, BotSpec
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import BotContext, BotSpec
 from cinco.core.words.i18n import N_
 
 from .kernel import geometry, line_weights
 
-# Value of a window through a space, by how many of the window's five cells are already ours
-# (index = tokens) or, for blocking, the opponent's. Four of ours: placing wins.
-OWN_WEIGHTS = (1.0, 4.0, 20.0, 120.0, 100_000.0)
-BLOCK_WEIGHTS = (0.0, 2.0, 12.0, 90.0, 20_000.0)
+# A space is worth what the kernel's window values (kernel.OWN and kernel.BLOCK, by the game's
+# winning length: kernel.line_weights) add up to over the windows through it (kernel.geometry).
 # Spending a card costs this much per step it is below 90: low cards are the flexible ones.
 CARD_COST = 0.08
 # Below this a move is not worth a card: draw instead (when the hand has room).
@@ -38,13 +36,11 @@ EXCHANGE_ABOVE = 45
 
 
 @cache
-def _windows_through() -> tuple[tuple[int, ...], ...]:
-    """For each space, the indices of the windows of five that contain it."""
-    through: list[list[int]] = [[] for _ in range(SPACES + 1)]
-    for index, window in enumerate(windows(5)):
-        for space in window:
-            through[space].append(index)
-    return tuple(tuple(w) for w in through)
+def float_weights(length: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The kernel's window values for lines of *length* (:func:`~.kernel.line_weights`) as
+    floats: a space's score is a float, and adding a float to it is quicker than an int."""
+    own, block = line_weights(length)
+    return tuple(map(float, own)), tuple(map(float, block))
 
 
 def space_scores(view: GameState, team: int) -> list[float]:
@@ -53,15 +49,8 @@ def space_scores(view: GameState, team: int) -> list[float]:
     board = view.board
     teams = view.teams
     params = view.config.params
-    standard = params.winning_length == 5 and not params.blocked
-    own_weights: tuple[float, ...]
-    block_weights: tuple[float, ...]
-    if standard:
-        own_weights, block_weights = OWN_WEIGHTS, BLOCK_WEIGHTS
-        all_windows, through = windows(5), _windows_through()
-    else:
-        own_weights, block_weights = line_weights(params.winning_length)
-        all_windows, through = geometry(params.winning_length, params.blocked)
+    own_weights, block_weights = float_weights(params.winning_length)
+    all_windows, through = geometry(params.winning_length, params.blocked)
     counts = []
     for window in all_windows:
         per_team = [0] * teams

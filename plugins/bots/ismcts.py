@@ -37,9 +37,9 @@ import time
 from typing import TYPE_CHECKING
 
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.hooks.hookspecs import hookimpl
 from cinco.core.host import thinking
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import BotContext, BotSpec
+from cinco.core.host.declarations import BotContext, BotSpec
 from cinco.core.words.i18n import N_
 
 # The search itself (tree, loop, rollouts) is in .search, compiled with the kernel when a

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Final
 from cinco.core.engine import board as _board
 from cinco.core.engine import state as _state
 from cinco.core.engine.board import line_through, windows
-from cinco.core.engine.params import DRAW, EXCHANGE
+from cinco.core.engine.commands import DRAW, EXCHANGE, Draw, Exchange, PlayCard
 from cinco.core.engine.state import GameState
 
 if TYPE_CHECKING:
@@ -692,6 +692,10 @@ class Kernel:
         hand.append(self.draw.pop())
 
     def _place(self, space: int, team: int) -> None:
+        """A token of *team* on the free *space*: the board, the free spaces, the token counts,
+        every team's threats, and the windows through it (a free space of a window it leaves
+        one short of a line becomes a threat of *team*'s); with :attr:`scores`,
+        :meth:`_place_scored` does the windows."""
         board = self.board
         board[space] = team
         free = self.free
@@ -701,22 +705,34 @@ class Kernel:
         self.occupied += 1
         for others in self.threats:
             others.discard(space)
-        threats = self.threats[team]
+        scores = self.scores
+        if scores is not None:
+            self._place_scored(space, team, scores)
+            return
+        # The windows inline: a random rollout's hottest path.
         code = self.code
+        windows = self.windows
+        step = self.tables.step[team]
+        four = self.tables.four[team]
+        threats = self.threats[team]
+        for w in self.through[space]:
+            after = code[w] + step
+            code[w] = after
+            if after == four:
+                for n in windows[w]:
+                    if board[n] == FREE:
+                        threats.add(n)
+
+    def _place_scored(self, space: int, team: int, scores: list[list[int]]) -> None:
+        """:meth:`_place`'s windows, and every team's score of the free spaces in them moves
+        by what the token changed their value (:attr:`Tables.delta`)."""
+        board = self.board
+        code = self.code
+        windows = self.windows
         tables = self.tables
         step = tables.step[team]
         four = tables.four[team]
-        scores = self.scores
-        windows = self.windows
-        if scores is None:
-            for w in self.through[space]:
-                after = code[w] + step
-                code[w] = after
-                if after == four:
-                    for n in windows[w]:
-                        if board[n] == FREE:
-                            threats.add(n)
-            return
+        threats = self.threats[team]
         delta = tables.delta[team]
         for w in self.through[space]:
             before = code[w]
@@ -866,8 +882,6 @@ class RuleSetKernel(Kernel):
         return True
 
     def _played(self, card: int, space: int | None) -> None:
-        from cinco.core.engine.commands import PlayCard
-
         seat = self.seat
         self.discard.append(card)
         if space is not None:
@@ -876,15 +890,11 @@ class RuleSetKernel(Kernel):
             self._advance()
 
     def take(self) -> None:
-        from cinco.core.engine.commands import Draw
-
         self._draw_one(self.hands[self.seat])
         if not self._check_end(Draw(self.seat)):
             self._advance()
 
     def exchange(self) -> None:
-        from cinco.core.engine.commands import Exchange
-
         self._swap_hand()
         if not self._check_end(Exchange(self.seat)):
             self._advance()

@@ -7,8 +7,8 @@ import random
 from cinco.core.engine.commands import Command
 from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import GameState
-from cinco.core.host.hookspecs import hookimpl
-from cinco.core.host.registry import BotContext, BotSpec
+from cinco.core.hooks.hookspecs import hookimpl
+from cinco.core.host.declarations import BotContext, BotSpec
 from cinco.core.words.i18n import N_
 
 

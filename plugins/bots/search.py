@@ -194,30 +194,21 @@ class Search:
         ranked = node.ranked
         if ranked is None:
             ranked = node.ranked = rank_spaces(world, team)
-        moves: list[int] = []
         if self.fast:
             free = world.free
             top = free[-1] if free else 0
             low = min(hand)
             anywhere = world.joker and max(hand) > top
-            for x in world.threats[team]:
-                if x >= low or anywhere:
-                    return [x]
-            for x in ranked:
-                if x >= low or anywhere:
-                    moves.append(x)
-                    if len(moves) >= width:
-                        break
+            win = reachable_in(world.threats[team], low, anywhere)
+            if win:
+                return [win]
+            moves = best_reachable(ranked, low, anywhere, width)
             burn = not world.joker and max(hand) > top
         else:
-            for x in world.threats[team]:
-                if world.card_for(x) is not None:
-                    return [x]
-            for x in ranked:
-                if world.card_for(x) is not None:
-                    moves.append(x)
-                    if len(moves) >= width:
-                        break
+            win = next((x for x in world.threats[team] if world.card_for(x) is not None), 0)
+            if win:
+                return [win]
+            moves = held_reach(world, ranked, width)
             burn = any(not world.legal_spaces(c) for c in hand)
         if world.can_draw():
             moves.append(DRAW)
@@ -231,68 +222,52 @@ class Search:
 
     def run(self, iterations: int | None, deadline: float | None) -> None:
         """Iterate until *iterations* are done or the clock passes *deadline*."""
-        settings = self.settings
-        exploration = settings.exploration
-        bias = settings.bias
-        root_width = settings.root_width
-        node_width = settings.width
-        policy = self.fast and bias > 0
-        while True:
-            if iterations is not None:
-                if self.iterations >= iterations:
-                    return
-            elif (
-                self.iterations % 8 == 0
-                and deadline is not None
-                and time.perf_counter() >= deadline
-            ):
-                return
+        while not self.done(iterations, deadline):
             self.iterations += 1
             world = self.determinise()
-            node = self.root
-            path = [node]
-            width = root_width
-            while not world.over:
-                moves = self.moves(node, world, width)
-                width = node_width
-                children = node.children
-                prior = policy_choice(world, settings, None) if policy else 0
-                fresh = prior if prior in moves and prior not in children else 0
-                for move in moves:
-                    child = children.get(move)
-                    if child is None:
-                        if fresh == 0:
-                            fresh = move
-                    else:
-                        child.avail += 1
-                if fresh != 0:
-                    new = Node(world.seat % world.teams)
-                    new.avail = 1
-                    children[fresh] = new
-                    apply_move(world, fresh)
-                    path.append(new)
-                    break
-                best_value = -1.0
-                best_move = moves[0]
-                for move in moves:
-                    child = children[move]
-                    visits = child.visits
-                    value = child.reward / visits + exploration * math.sqrt(
-                        math.log(child.avail) / visits
-                    )
-                    if move == prior:
-                        value += bias / (visits + 1)
-                    if value > best_value:
-                        best_value = value
-                        best_move = move
-                node = children[best_move]
-                apply_move(world, best_move)
-                path.append(node)
+            path = self.descend(world)
             scores = self.rollout(world)
             for visited in path:
                 visited.visits += 1
                 if visited.team >= 0:
                     visited.reward += scores[visited.team]
+
+    def done(self, iterations: int | None, deadline: float | None) -> bool:
+        """Whether *iterations* are done, or (without them) the clock has passed *deadline*
+        (read every eighth iteration)."""
+        if iterations is not None:
+            return self.iterations >= iterations
+        return self.iterations % 8 == 0 and deadline is not None and time.perf_counter() >= deadline
+
+    def descend(self, world: Kernel) -> list[Node]:
+        """Select down the tree by UCT, playing each move in *world*, until a move not tried
+        yet, which is expanded (or the game ends): the nodes passed, root first."""
+        settings = self.settings
+        exploration = settings.exploration
+        bias = settings.bias
+        node_width = settings.width
+        policy = self.fast and bias > 0
+        node = self.root
+        path = [node]
+        width = settings.root_width
+        while not world.over:
+            moves = self.moves(node, world, width)
+            width = node_width
+            children = node.children
+            prior = policy_choice(world, settings, None) if policy else 0
+            fresh = untried(children, moves, prior)
+            if fresh != 0:
+                new = Node(world.seat % world.teams)
+                new.avail = 1
+                children[fresh] = new
+                apply_move(world, fresh)
+                path.append(new)
+                break
+            move = uct_choice(children, moves, prior, exploration, bias)
+            node = children[move]
+            apply_move(world, move)
+            path.append(node)
+        return path
 
     def rollout(self, world: Kernel) -> list[float]:
         """Play *world* out with the fast policy; each team's score."""
@@ -339,6 +314,72 @@ class Search:
         if self.fast and world.scores is not None:
             return policy_choice(world, self.settings, None)
         return self.moves(self.root, world, self.settings.root_width)[0]
+
+
+def untried(children: dict[int, Node], moves: list[int], prior: int) -> int:
+    """The move of *moves* to expand: the rollout policy's *prior* if it has no node yet, else
+    the first that has none, or 0 when all have. Every other move's node counts one more
+    time it was available."""
+    fresh = prior if prior in moves and prior not in children else 0
+    for move in moves:
+        child = children.get(move)
+        if child is None:
+            if fresh == 0:
+                fresh = move
+        else:
+            child.avail += 1
+    return fresh
+
+
+def uct_choice(
+    children: dict[int, Node], moves: list[int], prior: int, exploration: float, bias: float
+) -> int:
+    """The move whose node (every move has one) scores best by UCT, plus the progressive
+    *bias* towards the rollout policy's *prior* (first of equals)."""
+    best_value = -1.0
+    best_move = moves[0]
+    for move in moves:
+        child = children[move]
+        visits = child.visits
+        value = child.reward / visits + exploration * math.sqrt(math.log(child.avail) / visits)
+        if move == prior:
+            value += bias / (visits + 1)
+        if value > best_value:
+            best_value = value
+            best_move = move
+    return best_move
+
+
+def reachable_in(spaces: set[int], low: int, anywhere: bool) -> int:
+    """The first of *spaces* that a hand whose lowest card is *low* reaches (every one with
+    *anywhere*: a Joker), or 0 when none."""
+    for x in spaces:
+        if x >= low or anywhere:
+            return x
+    return 0
+
+
+def best_reachable(ranked: list[int], low: int, anywhere: bool, width: int) -> list[int]:
+    """The first *width* of the spaces *ranked* that such a hand reaches."""
+    found: list[int] = []
+    for x in ranked:
+        if x >= low or anywhere:
+            found.append(x)
+            if len(found) >= width:
+                break
+    return found
+
+
+def held_reach(world: Kernel, ranked: list[int], width: int) -> list[int]:
+    """:func:`best_reachable`, asking *world* (its rules) whether a card in hand reaches each
+    space, and no more spaces than it takes."""
+    found: list[int] = []
+    for x in ranked:
+        if world.card_for(x) is not None:
+            found.append(x)
+            if len(found) >= width:
+                break
+    return found
 
 
 def rank_spaces(world: Kernel, team: int) -> list[int]:
@@ -404,9 +445,7 @@ def policy_choice(world: Kernel, settings: Settings, rng: random.Random | None =
     hand = world.hands[seat]
     if not hand:
         return DRAW
-    teams = world.teams
-    threats = world.threats
-    team = seat % teams
+    team = seat % world.teams
     free = world.free
     if COMPILED:  # a loop in machine code; the interpreter is quicker calling min and max
         low = high = hand[0]
@@ -419,29 +458,50 @@ def policy_choice(world: Kernel, settings: Settings, rng: random.Random | None =
         low = min(hand)
         high = max(hand)
     anywhere = world.joker and high > free[-1]
-    # (``len`` first: most sets are empty, and a loop over a set makes an iterator.)
-    if len(threats[team]) > 0:
-        for x in threats[team]:
-            if x >= low or anywhere:
-                return x
-    for other in range(teams):
-        if other != team and len(threats[other]) > 0:
-            for x in threats[other]:
-                if x >= low or anywhere:
-                    return x
-    size = len(hand)
+    urgent = urgent_space(world.threats, team, low, anywhere)
+    if urgent:
+        return urgent
     start = 0 if anywhere else first_at_least(free, low)
-    end = len(free)
-    span = end - start
-    if span <= 0:
+    if len(free) - start <= 0:
         return DRAW if world.can_draw() else EXCHANGE if world.can_exchange() else BURN
     scores = world.scores
     assert scores is not None
     row = scores[team]
+    move = best_space(free, start, row, settings, rng)
+    card = world.card_for(move)
+    assert card is not None
+    keep = settings.keep
+    if row[move] - settings.card_cost * (SPACES - card) < keep[min(len(hand), len(keep) - 1)]:
+        return keep_hand(world, move, settings, rng)
+    return move
+
+
+def urgent_space(threats: list[set[int]], team: int, low: int, anywhere: bool) -> int:
+    """A space of *threats* that a hand whose lowest card is *low* reaches (every one with
+    *anywhere*): *team*'s own, which wins, else another team's, in team order, which blocks
+    it; 0 when none."""
+    # (``len`` first: most sets are empty, and a loop over a set makes an iterator.)
+    if len(threats[team]) > 0:
+        win = reachable_in(threats[team], low, anywhere)
+        if win:
+            return win
+    for other in range(len(threats)):
+        if other != team and len(threats[other]) > 0:
+            block = reachable_in(threats[other], low, anywhere)
+            if block:
+                return block
+    return 0
+
+
+def best_space(
+    free: list[int], start: int, row: list[int], settings: Settings, rng: random.Random | None
+) -> int:
+    """The space of ``free[start:]`` (not empty) worth most by *row*, the first of equals; or,
+    by :attr:`Settings.epsilon` when there is an *rng*, one of them at random."""
     epsilon = settings.epsilon
     if rng is not None and epsilon and rng.random() < epsilon:
-        move = free[start + int(rng.random() * span)]
-    elif COMPILED:  # the first of the best, as ``max`` picks it (a call per space, compiled)
+        return free[start + int(rng.random() * (len(free) - start))]
+    if COMPILED:  # the first of the best, as ``max`` picks it (a call per space, compiled)
         move = free[start]
         best = row[move]
         for x in free[start + 1 :]:
@@ -449,16 +509,17 @@ def policy_choice(world: Kernel, settings: Settings, rng: random.Random | None =
             if value > best:
                 best = value
                 move = x
-    else:
-        move = max(free[start:], key=row.__getitem__)
-    card = world.card_for(move)
-    assert card is not None
-    keep = settings.keep
-    if row[move] - settings.card_cost * (SPACES - card) < keep[min(size, len(keep) - 1)]:
-        if world.can_draw():
-            return DRAW
-        if (rng is None or rng.random() < settings.exchange_chance) and world.can_exchange():
-            return EXCHANGE
+        return move
+    return max(free[start:], key=row.__getitem__)
+
+
+def keep_hand(world: Kernel, move: int, settings: Settings, rng: random.Random | None) -> int:
+    """Instead of *move*, a space not worth its card: draw, or with a full hand exchange (by
+    :attr:`Settings.exchange_chance`, always without *rng*), or else play it anyway."""
+    if world.can_draw():
+        return DRAW
+    if (rng is None or rng.random() < settings.exchange_chance) and world.can_exchange():
+        return EXCHANGE
     return move
 
 

@@ -33,11 +33,11 @@ if TYPE_CHECKING:
     from cinco.core.engine.commands import Command
     from cinco.core.engine.config import GameConfig, Layout
     from cinco.core.engine.events import Event
+    from cinco.core.engine.outcome import Outcome
     from cinco.core.engine.params import GameParams
-    from cinco.core.engine.rules import Outcome
     from cinco.core.engine.state import GameState
     from cinco.core.game.game import Game
-    from cinco.core.host.registry import BotSpec, Setting, TeamStyle, Variant
+    from cinco.core.host.declarations import BotSpec, Setting, TeamStyle, Variant
 
 PROJECT = "cinco"
 #: Version of the hook API described here. A plugin declares the version it targets with a
@@ -100,9 +100,9 @@ def cinco_register_variants() -> list[Variant]:
     """Return the rule variants this plugin adds.
 
     Called once per registry; every plugin's list is collected. A
-    :class:`~cinco.core.host.registry.Variant` carries a ``rules`` object implementing rule hooks
-    (:func:`cinco_legal_spaces`, :func:`cinco_game_end`, and in API 2 :func:`cinco_game_params`,
-    :func:`cinco_action_allowed`); it is registered only in the games
+    :class:`~cinco.core.host.declarations.Variant` carries a ``rules`` object implementing rule
+    hooks (:func:`cinco_legal_spaces`, :func:`cinco_game_end`, and in API 2
+    :func:`cinco_game_params`, :func:`cinco_action_allowed`); it is registered only in the games
     that enable the variant. The first plugin to add a name keeps it.
 
     A variant may declare (hook API 2) the variants it cannot be combined with,
@@ -135,10 +135,10 @@ def cinco_register_bots() -> list[BotSpec]:
     """Return the bots this plugin adds.
 
     Called once per registry; every plugin's list is collected. A
-    :class:`~cinco.core.host.registry.BotSpec` names the bot and gives ``create(context)``, called
-    once per seat with a :class:`~cinco.core.host.registry.BotContext` (seat, configuration, rules,
-    level, seed, time budget). The bot's ``choose(view, legal)`` gets only its seat's view and
-    returns one of the legal commands. The first plugin to add a name keeps it.
+    :class:`~cinco.core.host.declarations.BotSpec` names the bot and gives ``create(context)``,
+    called once per seat with a :class:`~cinco.core.host.declarations.BotContext` (seat,
+    configuration, rules, level, seed, time budget). The bot's ``choose(view, legal)`` gets only its
+    seat's view and returns one of the legal commands. The first plugin to add a name keeps it.
 
     Example::
 
@@ -165,13 +165,13 @@ def cinco_register_team_styles() -> list[TeamStyle]:
     already registered.
 
     *(Hook API 2.)* Called once per registry; every plugin's list is collected, in registration
-    order (the built-in plugin :mod:`cinco.plugins.team_styles` comes first, with blue, orange
-    and pink), and team *i* of a game is drawn in the *i*-th style. A
-    :class:`~cinco.core.host.registry.TeamStyle` has a name (``"green"``), a colour (``"#009E73"``),
-    a symbol (``"◆"``) and a symbol for plain-ASCII terminals (``"+"``). A plugin whose layout
-    has more teams than there are styles adds the missing ones: without them the styles repeat
-    (team 3 looks like team 0). A style whose name is taken already is left out, as are styles
-    whose symbol another style has (``cinco plugins`` reports both).
+    order (the built-in plugin :mod:`cinco.plugins.team_styles` comes first, with blue, orange and
+    pink), and team *i* of a game is drawn in the *i*-th style. A
+    :class:`~cinco.core.host.declarations.TeamStyle` has a name (``"green"``), a colour
+    (``"#009E73"``), a symbol (``"◆"``) and a symbol for plain-ASCII terminals (``"+"``). A plugin
+    whose layout has more teams than there are styles adds the missing ones: without them the styles
+    repeat (team 3 looks like team 0). A style whose name is taken already is left out, as are
+    styles whose symbol another style has (``cinco plugins`` reports both).
 
     Example::
 
@@ -188,9 +188,9 @@ def cinco_register_team_styles() -> list[TeamStyle]:
 def cinco_register_settings() -> list[Setting]:
     """Return the settings this plugin declares: what a player may choose per game.
 
-    *(Hook API 2.)* Called once per registry; every plugin's list is collected (the first to
-    declare a name keeps it). A :class:`~cinco.core.host.registry.Setting` has a name (call it after
-    the plugin: ``"tally.every"``), a description, a default (text, a whole number, a number or
+    *(Hook API 2.)* Called once per registry; every plugin's list is collected (the first to declare
+    a name keeps it). A :class:`~cinco.core.host.declarations.Setting` has a name (call it after the
+    plugin: ``"tally.every"``), a description, a default (text, a whole number, a number or
     true/false: its type) and, optionally, the choices allowed. A player chooses it with
     ``cinco --setting tally.every=5`` (or ``Registry.configure(settings={...})``); the value is
     checked against the setting's type and choices and recorded in the game's options
@@ -244,8 +244,8 @@ def cinco_game_end(state: GameState, command: Command, standard: Outcome | None)
     """Decide whether the game ends after *command*; *state* already includes its effects.
 
     Called on a game's rules once per accepted command, before its events are stored. The first
-    non-``None`` result wins. Return an :class:`~cinco.core.engine.rules.Outcome` to end the game,
-    :data:`~cinco.core.engine.rules.ONGOING` to say it goes on (overruling the standard rules), or
+    non-``None`` result wins. Return an :class:`~cinco.core.engine.outcome.Outcome` to end the game,
+    :data:`~cinco.core.engine.outcome.ONGOING` to say it goes on (overruling the standard rules), or
     ``None`` to defer. The standard rules are E1-E4, by the game's parameters (winning length,
     tokens per team, blocked spaces). An ``Outcome`` may carry ``scores``, one whole number per
     team (hook API 2): they are recorded in ``game_ended`` and shown with the result. If the

@@ -27,10 +27,13 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cinco.core.engine.faults import user_interrupt
+from cinco.core.engine.oracle import RulesOracle
 from cinco.core.host import thinking
+from cinco.core.host.declarations import BotContext
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -38,7 +41,8 @@ if TYPE_CHECKING:
     from cinco.core.engine.commands import Command
     from cinco.core.engine.rules import LegalActions
     from cinco.core.engine.state import GameState
-    from cinco.core.host.registry import Bot, BotContext
+    from cinco.core.host.declarations import Bot
+    from cinco.core.host.registry import Registry
 
 #: Seconds the worker may take to start (import Cinco, load plugins) and answer its first call.
 START_TIMEOUT = 60.0
@@ -67,8 +71,11 @@ class BotProcess:
     A worker that has died is started again at the next call, and its bots made again (a bot
     keeps nothing between moves that it cannot rebuild from its view)."""
 
-    def __init__(self, *, entry_points: bool = True, builtins: bool = True) -> None:
-        self._options = (entry_points, builtins)
+    def __init__(self, make_registry: Callable[[], Registry]) -> None:
+        #: Makes the worker's own registry there (the same installed plugins): a callable that
+        #: pickles by name (``functools.partial(Registry, ...)``), so that this module needs
+        #: no registry of its own and the registry may start its bots' process.
+        self._make_registry = make_registry
         self._lock = threading.Lock()
         self._keys = itertools.count()
         self._made: dict[int, tuple[Any, ...]] = {}
@@ -79,7 +86,7 @@ class BotProcess:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._process = context.Process(
-            target=_serve, args=(child, *self._options), daemon=True, name="cinco-bots"
+            target=_serve, args=(child, self._make_registry), daemon=True, name="cinco-bots"
         )
         self._process.start()
         child.close()
@@ -177,16 +184,13 @@ class ProcessBot:
         return f"ProcessBot(key={self._key})"
 
 
-def _serve(conn: Connection, entry_points: bool, builtins: bool) -> None:
+def _serve(conn: Connection, make_registry: Callable[[], Registry]) -> None:
     """The worker's loop: make bots, and answer their moves, until told to stop."""
-    from cinco.core.engine.oracle import RulesOracle
-    from cinco.core.host.registry import BotContext, Registry
-
     # The app's drawing comes first: a search may take every cycle the screen leaves it, but
     # never make the board stutter (the bot's budget is wall-clock time either way).
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
-    registry = Registry(entry_points=entry_points, builtins=builtins)
+    registry = make_registry()
     bots: dict[int, Bot] = {}
     while True:
         try:

@@ -1,0 +1,125 @@
+"""One WebSocket connection of ``cinco serve``: the :class:`Connection` that carries one
+viewer's frames (a seat's, or a spectator's) through a bounded queue, with its rate limit,
+and the limits and close codes every connection shares."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from cinco.core.engine.events import Viewer
+from cinco.core.engine.projection import StreamCursor
+from cinco.core.table.protocol import Envelope, Message, Prompt
+
+logger = logging.getLogger("cinco.server")
+
+#: The largest message a client may send (bytes of JSON); a bigger one closes the connection.
+MAX_MESSAGE = 16 * 1024
+#: Frames waiting for one client; a client that lets more pile up is dropped (it reconnects
+#: and resumes with ``after=SEQ``): a slow client never holds up the table.
+QUEUE_LIMIT = 1024
+#: Requests per second a connection may send (a token bucket of RATE_BURST).
+RATE = 10.0
+RATE_BURST = 30.0
+
+#: WebSocket close codes (4000-4999 are the application's).
+CLOSE_TOO_SLOW = 4008
+CLOSE_REPLACED = 4009
+CLOSE_LEFT = 4010
+CLOSE_TOO_MANY = 4029
+CLOSE_TOO_BIG = 1009
+
+
+def bearer(headers: Any) -> str | None:
+    """The credential of an ``Authorization: Bearer …`` header, or ``None``."""
+    value = headers.get("authorization")
+    if not isinstance(value, str):
+        return None
+    scheme, _sep, credential = value.partition(" ")
+    if scheme.lower() != "bearer" or not credential.strip():
+        return None
+    return credential.strip()
+
+
+def frame(message: Message) -> str:
+    """*message* as the compact JSON text of one WebSocket frame."""
+    return json.dumps(message.to_dict(), separators=(",", ":"))
+
+
+class Connection:
+    """One WebSocket: a viewer (a seat number, or ``None`` for a spectator), a bounded queue of
+    frames and the task that sends them."""
+
+    def __init__(
+        self, websocket: WebSocket, viewer: Viewer, *, rate: float = RATE, burst: float = RATE_BURST
+    ) -> None:
+        self.websocket = websocket
+        self.rate, self.burst = rate, burst
+        self.viewer = viewer
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
+        #: Where the viewer's stream stands: the last event and prompt sent (the client
+        #: subscribed after an event: StreamCursor.resume).
+        self.cursor = StreamCursor()
+        self.subscribed = False
+        self.closed = False
+        self.close_code = 1000
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def deliver(self, message: Message) -> None:
+        """Queue *message* for the client (an event it has had already is skipped)."""
+        if self.closed or not self.subscribed:
+            return
+        if isinstance(message, Envelope) and not self.cursor.envelope_due(message.seq):
+            return
+        if isinstance(message, Prompt) and not self.cursor.prompt_due(message.seq):
+            return
+        self.push(frame(message))
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            logger.info("dropping a slow client (viewer %r)", self.viewer)
+            self.close(CLOSE_TOO_SLOW)
+
+    def close(self, code: int = 1000) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = code
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        if self.queue.full():  # make room for the end mark: the client is gone anyway
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def allow(self) -> bool:
+        """The rate limit: one token per request, RATE tokens a second."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def send_loop(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.websocket.send_text(text)
+            await self.websocket.close(self.close_code)
+        except Exception:  # the client went away: nothing more to send
+            self.closed = True

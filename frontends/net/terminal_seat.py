@@ -1,0 +1,243 @@
+"""A person at a server's table in this terminal (``cinco join``): :func:`play_in_terminal`
+and the :class:`TerminalSeat` it plays through. It draws the table with the local game's
+pieces (:func:`cinco.frontends.terminal.table.render`, the narrator), reads a line per move,
+and acts only when the server prompts it; at the game's end it offers a rematch."""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+
+from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.events import Viewer
+from cinco.core.table.protocol import Envelope, Hint, Hinted, Message, Refused, Submit, Undo
+from cinco.core.words.i18n import _
+from cinco.frontends.narration import Narrator, describe_result
+from cinco.frontends.terminal import parsing
+from cinco.frontends.terminal.app import describe_command
+from cinco.frontends.terminal.screen import QuitGame, Screen
+from cinco.frontends.terminal.table import TableView, render
+
+from .client import Lobby, Session
+from .play import JOIN_WAIT, clock_line, give_up, join_seat, offer_rematch, refusal_text, seated
+from .seats import SeatBook, who_of
+
+
+def play_in_terminal(
+    lobby: Lobby,
+    code: str,
+    *,
+    name: str | None = None,
+    book: SeatBook | None = None,
+    wait: float = JOIN_WAIT,
+) -> int:
+    """Take a seat with invite *code* (or come back to the one held in *book*) and play it in
+    this terminal; at the game's end, offer a rematch."""
+    screen = Screen()
+    who = who_of(name)
+    player = TerminalSeat(
+        screen, join_seat(lobby, code, name, book, who=who, wait=wait, say=screen.say)
+    )
+    leaving = False
+    try:
+        while True:
+            player.play_game()
+            try:
+                rematch = offer_rematch(lobby, player.session, screen.ask, book, who=who)
+            except QuitGame:
+                rematch = None
+            if rematch is None:
+                return 0
+            player.session.close()
+            player.sit(rematch)
+    except QuitGame:
+        leaving = True
+        screen.say(
+            _(
+                "You left the table: a bot plays your seat until someone takes it. To come "
+                "back: cinco join {url} {code}"
+            ).format(url=lobby.base, code=code)
+        )
+        return 0
+    except KeyboardInterrupt:
+        sys.stdout.write("\n")
+        screen.say(
+            _("Your seat is kept for you: cinco join {url} {code} takes you back to it.").format(
+                url=lobby.base, code=code
+            )
+        )
+        return 130
+    finally:
+        give_up(lobby, player.session, book, leave=leaving, who=who)
+
+
+class TerminalSeat:
+    """One person's seat in this terminal: the session, the narrator of its stream, and what
+    the screen shows (the words under the table, the event it was drawn at, a hint)."""
+
+    def __init__(self, screen: Screen, session: Session) -> None:
+        self.screen = screen
+        self.clocks = ""  # the clock line last shown
+        self.sit(session)
+
+    def sit(self, session: Session) -> None:
+        """Play *session*'s seat from now on (the first table's, or its rematch's)."""
+        self.session = session
+        self.seat: int = seated(session)
+        self.narrator: Narrator | None = None
+        self.message = ""
+        self.drawn = -2  # the event the table was last drawn at (-2: draw it again)
+        self.suggestion: Command | None = None
+        session.listeners.append(self.feed)
+        session.on_reconnect = self.reconnecting
+
+    def feed(self, message: Message) -> None:
+        if not isinstance(message, Envelope):
+            return
+        state = self.session.view.state
+        assert state is not None
+        if self.narrator is None:
+            self.narrator = Narrator(state.config, self.seat)
+        self.narrator.feed(message.event)
+
+    def reconnecting(self) -> None:
+        self.screen.say(_("Reconnecting…"))
+        self.drawn = -2  # the table is drawn again once the connection is back
+
+    def draw(self, message: str = "", keys: bool = False, highlight: tuple[int, ...] = ()) -> None:
+        state = self.session.view.state
+        if state is None:
+            self.screen.say(_("Waiting for the other players to join…"))
+            return
+        legal = self.session.view.legal()
+        viewer: Viewer = self.seat
+        view = TableView(
+            state=state,
+            viewer=viewer,
+            log=self.narrator.lines if self.narrator is not None else (),
+            message=message,
+            highlight=highlight,
+            plays=dict(legal.plays) if legal is not None else None,
+            show_log=self.screen.interactive,
+            show_keys=keys,
+            # the keys offer only what the server's prompt allows (a full hand cannot draw)
+            can_draw=legal is not None and legal.can_draw,
+            can_exchange=legal is not None and legal.can_exchange,
+            quit_key=_("q leave (you can rejoin)"),
+            clocks=clock_line(self.session.view),
+        )
+        self.screen.clear()
+        self.screen.show(render(view, self.screen.style()))
+
+    # -- a game -------------------------------------------------------------------------------
+
+    def play_game(self) -> None:
+        """Play until the game is over, then show its result."""
+        session = self.session
+        while not session.view.over:
+            session.receive(timeout=0.3)
+            while session.receive(timeout=0.05) is not None:
+                pass
+            if session.view.legal() is None:
+                self._show_waiting()
+            else:
+                self._turn()
+        state = session.view.state
+        assert state is not None and state.result is not None
+        self.draw(describe_result(state.config, state.result))
+
+    def _show_waiting(self) -> None:
+        """Not this seat's turn: draw the table again if something happened, else tick the
+        clock line if a clock runs."""
+        view = self.session.view
+        if view.seq != self.drawn:
+            self.draw(self.message)
+            self.drawn, self.clocks = view.seq, clock_line(view)
+        elif (now := clock_line(view)) != self.clocks:  # a clock runs
+            self.clocks = now
+            self.screen.rewrite_line_above(self.clocks)
+
+    def _turn(self) -> None:
+        """This seat is prompted: ask for a line, and do what it says."""
+        self.draw(self.message, keys=True)
+        self.message = ""
+        view = self.session.view
+        live = partial(clock_line, view) if view.clock else None
+        intent = parsing.parse(self.screen.ask(_("Your move: "), live=live))
+        if isinstance(intent, parsing.Quit):
+            raise QuitGame
+        if isinstance(intent, parsing.Undo):
+            answer = self.session.request(Undo())
+            self.message = refusal_text(answer) if isinstance(answer, Refused) else ""
+            return
+        if isinstance(intent, parsing.Hint):
+            self._hint()
+            return
+        if isinstance(intent, parsing.Empty) and self.suggestion is not None:
+            chosen: Command | str | None = self.suggestion
+        else:
+            chosen = self.command_for(intent)
+        self.suggestion = None
+        if isinstance(chosen, str):
+            self.message = chosen
+            return
+        if chosen is None:
+            return
+        answer = self.session.request(Submit(chosen))
+        if isinstance(answer, Refused):
+            self.message = refusal_text(answer)
+        self.drawn = -2
+
+    def _hint(self) -> None:
+        hinted = self.session.request(Hint())
+        if isinstance(hinted, Hinted):
+            self.suggestion = hinted.command
+            self.message = _("Hint ({bot}): {move} — {reason}. Enter plays it.").format(
+                bot=hinted.bot,
+                move=describe_command(hinted.command),
+                reason=hinted.reason or "",
+            )
+        elif isinstance(hinted, Refused):
+            self.message = refusal_text(hinted)
+
+    def command_for(self, intent: object) -> Command | str | None:
+        """A command, or words to show, or ``None`` for nothing to do."""
+        seat = self.seat
+        if isinstance(intent, parsing.Draw):
+            return Draw(seat)
+        if isinstance(intent, parsing.Exchange):
+            return Exchange(seat)
+        if isinstance(intent, parsing.Play):
+            return self._play(intent)
+        if isinstance(intent, parsing.Show):
+            return self._show(intent)
+        return _("Type a card (34), a card and a space (34 36), d, x, u, h, or q.")
+
+    def _play(self, intent: parsing.Play) -> Command | str:
+        legal = self.session.view.legal()
+        state = self.session.view.state
+        assert legal is not None and state is not None
+        seat = self.seat
+        if intent.space is not None:
+            return PlayCard(seat, intent.card, intent.space)
+        spaces = legal.spaces_for(intent.card) if intent.card in state.hand(seat) else None
+        if spaces is None:
+            return PlayCard(seat, intent.card, intent.card)  # the server says what is wrong
+        if not spaces:
+            return PlayCard(seat, intent.card, None)  # it burns
+        if intent.card in spaces:
+            return PlayCard(seat, intent.card, intent.card)
+        return _("{card} is taken: type the card and a free space (from {low}).").format(
+            card=intent.card, low=spaces[0]
+        )
+
+    def _show(self, intent: parsing.Show) -> str:
+        legal = self.session.view.legal()
+        state = self.session.view.state
+        assert legal is not None and state is not None
+        if intent.card not in state.hand(self.seat):
+            return _("You have no {card}.").format(card=intent.card)
+        return _("Your {card} may go on: {spaces}").format(
+            card=intent.card,
+            spaces=" ".join(map(str, legal.spaces_for(intent.card))) or _("(burns)"),
+        )
