@@ -2,10 +2,10 @@
 
 A developer whose locale is Ukrainian (``LANG=uk_UA.UTF-8``) gets a Ukrainian ``cinco``; the
 tests that assert English texts must not depend on that, so ``CINCO_LANG`` defaults to ``en``
-here (tests/test_i18n.py sets and clears the language variables itself).
+here (tests/core/words/test_i18n.py sets and clears the language variables itself).
 
 The ``server`` fixture is a real ``cinco serve`` on 127.0.0.1 with a fresh SQLite database,
-for the networked tests (tests/live_server.py); a module may define its own instead. The
+for the networked tests (tests/helpers/live_server.py); a module may define its own instead. The
 ``postgres`` fixture is a PostgreSQL server of the session's own (pg_server.py), for the
 tests of the PostgreSQL store; they are skipped where psycopg or PostgreSQL is missing.
 """

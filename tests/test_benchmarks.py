@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def run(script: str, *args: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {
     "cinco": ROOT / "cinco",
     "cinco.core": ROOT / "core",

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 #: What building the project needs from the checkout (tests, docs and caches are left out).
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "buildozer.spec")
 PACKAGES = ("cinco", "core", "plugins", "frontends", "android")

@@ -8,7 +8,7 @@ from pathlib import Path
 from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Accepted
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_readme_python_examples_run() -> None:

@@ -63,9 +63,9 @@ COMPLETE_FILE = LOCALE_DIR / "COMPLETE"
 
 
 def complete_languages() -> tuple[str, ...]:
-    """The languages whose catalogs are complete (``core/locale/COMPLETE``): tests/test_i18n.py
-    checks each for missing, empty, fuzzy or mismatched entries. A translator adds their code
-    there when the catalog is done (docs/translating.md).
+    """The languages whose catalogs are complete (``core/locale/COMPLETE``):
+    tests/core/words/test_i18n.py checks each for missing, empty, fuzzy or mismatched entries.
+    A translator adds their code there when the catalog is done (docs/translating.md).
 
     >>> "en" in complete_languages()
     True

@@ -1,0 +1,50 @@
+"""``benchmarks/server_load.py`` still runs against a real ``cinco serve`` (its figures are for
+people: nothing here is timed). A small step: 3 tables of 4 clients for two seconds."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "server_load.py"
+
+
+def test_server_load_plays_tables_and_prints_latencies() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--tables",
+            "3",
+            "--seconds",
+            "2",
+            "--warmup",
+            "2.5",
+            "--arrive",
+            "0.5",
+            "--rate",
+            "4",
+            "--idle",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if line.split()[:2] == ["3", "12"])
+    cells = row.split()  # tables conns act/s confirm fan-out refused dropped lag
+    actions_per_second, refused, dropped = float(cells[2]), cells[5], cells[6]
+    # 3 tables at 4 actions a second: the server carried out moves, refused none, dropped nobody
+    assert actions_per_second > 0
+    assert (refused, dropped) == ("0", "0")
+    assert re.search(r"memory per idle table: -?\d+ KiB", result.stdout)
+    assert "largest step with p99 <= 100 ms" in result.stdout
