@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from cinco.core.hooks.hookspecs import HOOK_API_VERSION
-from cinco.core.host.loading import PluginInfo
 from cinco.core.host.registry import Registry, default_registry
+from cinco.core.host.sources import PluginInfo
 from cinco.core.words.i18n import N_, _
 
 

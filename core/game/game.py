@@ -28,8 +28,8 @@ from cinco.core.engine.state import GameState, Timeline, project
 from cinco.core.engine.verify import check_turns
 from cinco.core.game.store import EventStore
 from cinco.core.host.declarations import Bot, BotContext
-from cinco.core.host.loading import Conflict, PluginProblem, describe_error, logger
 from cinco.core.host.registry import Registry, default_registry
+from cinco.core.host.sources import Conflict, PluginProblem, describe_error, logger
 from cinco.core.words.i18n import _
 from cinco.core.words.messages import freeze, render
 

@@ -23,7 +23,7 @@ from cinco.core.engine.rules import rule_wrappers
 from cinco.core.hooks import hookspecs
 from cinco.core.host.checks import hook_names, item_problem, rule_hooks, unknown_hooks
 from cinco.core.host.declarations import BotSpec, Setting, TeamStyle, Variant
-from cinco.core.host.loading import (
+from cinco.core.host.sources import (
     Conflict,
     PluginInfo,
     PluginProblem,

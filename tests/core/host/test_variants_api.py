@@ -32,7 +32,7 @@ from cinco import (
 from cinco.core.engine import standard_rules
 from cinco.core.engine.commands import Command, PlayCard
 from cinco.core.engine.state import GameState
-from cinco.core.host.loading import PluginSource
+from cinco.core.host.sources import PluginSource
 
 
 class NoExchange:

@@ -1,4 +1,5 @@
-"""Loading plugins safely: the hook API check, entry points, and what went wrong.
+"""Where plugins come from and what can go wrong with them: entry points and their
+distributions, the hook API a plugin declares, and the problems and conflicts reported.
 
 A plugin declares the hook API it targets with a module (or object) attribute::
 
