@@ -45,6 +45,7 @@ from cinco.core.table.protocol import (
 from cinco.core.words.i18n import N_, _
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.net.client import Lobby, NetError, RemoteView, Session
+from cinco.frontends.net.clock import clock_text
 from cinco.frontends.net.play import SERVER_WORDS, refusal_text
 from cinco.frontends.net.seats import SeatBook
 
@@ -436,9 +437,7 @@ class RemoteSession:
         state = self.remote.state
         if seat >= len(remaining) or state is None or state.config.seats[seat].is_bot:
             return ""
-        left = remaining[seat]
-        whole = int(left + 0.999) if left > 0 else 0  # 0:00 only once it has run out
-        return f"{whole // 60}:{whole % 60:02d}"
+        return clock_text(remaining[seat])
 
     def _not_now(self) -> bool:
         """Whether a request must wait: the last is unanswered, or the connection is

@@ -35,6 +35,18 @@ from cinco.core.words.i18n import _
 #: The longest reserve or increment a table may set (a day): anything longer is a mistake.
 LONGEST = 24 * 3600.0
 
+
+def clock_text(seconds: float) -> str:
+    """A clock's reading as a person reads it, ``m:ss``, rounded up: a clock shows ``0:00``
+    only once it has run out.
+
+    >>> clock_text(257.5), clock_text(0.2), clock_text(0), clock_text(-3)
+    ('4:18', '0:01', '0:00', '0:00')
+    """
+    whole = math.ceil(seconds) if seconds > 0 else 0
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
 _SPEC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?)\s*)?$")
 
 

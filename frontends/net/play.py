@@ -25,6 +25,7 @@ from cinco.core.words.messages import render as render_message
 from cinco.frontends.narration import Narrator, describe_result
 
 from .client import Lobby, NetError, RemoteView, Session
+from .clock import clock_text
 from .seats import SeatBook, who_of
 
 T = TypeVar("T")
@@ -178,8 +179,7 @@ def clock_line(view: RemoteView) -> str:
     for seat, left in enumerate(remaining):
         if seat >= len(seats) or seats[seat].is_bot:
             continue
-        whole = int(left + 0.999) if left > 0 else 0
-        text = f"{seats[seat].name} {whole // 60}:{whole % 60:02d}"
+        text = f"{seats[seat].name} {clock_text(left)}"
         shown.append(text + (" ◀" if seat == view.clock.running else ""))
     return _("Clocks: {clocks}").format(clocks=" · ".join(shown)) if shown else ""
 
