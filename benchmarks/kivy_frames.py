@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -30,7 +29,8 @@ from typing import Any
 
 from cinco.core.engine.commands import PlayCard
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
+#: The tests' shared helpers (the app's scenarios, the private Xvfb).
+HELPERS = Path(__file__).resolve().parent.parent / "tests" / "helpers"
 
 
 def main() -> int:
@@ -55,26 +55,16 @@ def main() -> int:
 
 def under_xvfb() -> int:
     """Run this script again on a private Xvfb (large enough for any tablet's window)."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        print("no display and no Xvfb (apt-get install xvfb)", file=sys.stderr)
-        return 2
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        [xvfb, "-displayfd", str(write), "-screen", "0", "2600x2600x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
+    sys.path.insert(0, str(HELPERS))
+    from xvfb import NoDisplay, private_display  # the tests' helper, beside kivy_scenarios
+
     try:
-        env = {**os.environ, "DISPLAY": f":{number}", "CINCO_FRAMES_CHILD": "1"}
-        return subprocess.run([sys.executable, *sys.argv], env=env, check=False).returncode
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+        with private_display() as display:
+            env = {**os.environ, "DISPLAY": display, "CINCO_FRAMES_CHILD": "1"}
+            return subprocess.run([sys.executable, *sys.argv], env=env, check=False).returncode
+    except NoDisplay as exc:
+        print(exc, file=sys.stderr)
+        return 2
 
 
 class Frames:
@@ -153,7 +143,7 @@ def ms(values: list[float]) -> str:
 
 
 def measure(bot: str, turns: int, size: str, density: str, delay: float) -> int:
-    sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(HELPERS))
     import kivy_scenarios as base
     from kivy.clock import Clock
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from xvfb import NoDisplay, private_display
 
 if TYPE_CHECKING:
     from live_server import Server
@@ -36,6 +37,22 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def display() -> Iterator[str]:
+    """A display for the Kivy app: the one there is, or a private Xvfb for the session. Without
+    either the test skips, except in CI (CI=true), where .ci/run installs Xvfb: there it fails."""
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+        return
+    try:
+        with private_display() as number:
+            yield number
+    except NoDisplay as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"{exc} (.ci/run installs it)")
+        pytest.skip(str(exc))
 
 
 @pytest.fixture(scope="session")

@@ -31,7 +31,6 @@ import sys
 import time
 import tomllib
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,36 +54,6 @@ ANDROID_ONLY = {
 #: Requirements that p4a builds from a recipe, which brings the recipe's own Python
 #: dependencies (kivy's: requests, filetype…); the others are installed exactly as listed.
 RECIPES = {"kivy"}
-
-
-@pytest.fixture(scope="session")
-def display() -> Iterator[str]:
-    """A private Xvfb for the app's profiles (or the display there is). Without one the
-    test skips, except in CI (CI=true), where .ci/run installs Xvfb: there it fails."""
-    if os.environ.get("DISPLAY"):
-        yield os.environ["DISPLAY"]
-        return
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        if os.environ.get("CI"):
-            pytest.fail("Xvfb is missing (.ci/run installs it: apt-get install xvfb)")
-        pytest.skip("no display and Xvfb is not installed (apt-get install xvfb)")
-    read, write = os.pipe()
-    process = subprocess.Popen(
-        [xvfb, "-displayfd", str(write), "-screen", "0", "1600x1600x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    assert number, "Xvfb did not start"
-    try:
-        yield f":{number}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,34 +22,10 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="session")
-def display() -> Iterator[str]:
-    """A display for Kivy: the current one, or a private Xvfb started for these tests."""
+def display(display: str) -> str:
+    """The session's display (tests/conftest.py), once Kivy is known to be installed."""
     pytest.importorskip("kivy", reason="the Kivy app needs Kivy: pip install 'cinco[kivy]'")
-    if os.environ.get("DISPLAY"):
-        yield os.environ["DISPLAY"]
-        return
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        pytest.skip("no display and Xvfb is not installed (apt-get install xvfb)")
-    read, write = os.pipe()
-    process = subprocess.Popen(
-        # Large enough for a 2560×1600 tablet's window either way up.
-        [xvfb, "-displayfd", str(write), "-screen", "0", "2600x2600x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        process.kill()
-        pytest.skip("Xvfb did not start")
-    try:
-        yield f":{number}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    return display
 
 
 def run(
