@@ -12,6 +12,15 @@ a random legal action. It measures
   clients (the clients are in one process, so one clock serves them all);
 * **actions/s** carried out by the server, and the server's memory (RSS) per idle table.
 
+With ``--web SHARE`` that share of each table's seats connect as the web client's pages do
+(frontends/web/): the seat token offered as the ``bearer.TOKEN`` subprotocol and ``?lang=``
+(one of the five languages, at random), so the server narrates their frames; and before it
+connects each such page fetches the page's files (``/``, its ``/static/`` files, the board and
+its language's texts) twice, the second time with the ETag it was given, as a browser's cache
+does: the step's line counts how many were answered ``304 Not Modified``, and how long a
+page's files took. Those fetches come in a burst while the pages arrive: give them time to
+end before the measure (``--arrive 20 --warmup 30``), or the figures are the burst's.
+
 The clients run in one asyncio process (its garbage collector off: it is the instrument) and
 take CPU from the same two cores as the server, so the figures are an upper bound on what the
 server itself costs. Everything is bounded: each
@@ -19,7 +28,7 @@ step runs ``--warmup`` + ``--seconds`` and stops by itself, and the server is st
 end of each step.
 
 Run: ``python benchmarks/server_load.py [--tables 50,100,250] [--seconds 20] [--rate 1]
-[--arrive 5]``.
+[--arrive 5] [--web 0.5]``.
 The goal on a 2-core machine: 250 tables × 4 clients at one action a second per table with
 p99 ≤ 50 ms; it also reports the largest step that held p99 ≤ 100 ms.
 """
@@ -32,15 +41,18 @@ import contextlib
 import gc
 import json
 import random
+import re
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -48,6 +60,11 @@ from cinco.core.table.protocol import PROTOCOL_VERSION
 
 CINCO = str(Path(sys.executable).with_name("cinco"))
 SEATS = 4
+#: The web client's languages (a web page's connection asks for one with ``?lang=``).
+LANGUAGES = ("en", "uk", "ru", "cs", "it")
+#: ``/static/...`` in the page, and the modules' relative imports (``from "./board.js"``).
+_STATIC_REF = re.compile(r"""["'](/static/[^"'?#]+)["']""")
+_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
 
 
 def free_port() -> int:
@@ -128,6 +145,13 @@ class Figures:
     measuring: bool = False
     #: How late this process's own loop woke from 5 ms sleeps: the instrument's own delay.
     lag: list[float] = field(default_factory=list)
+    #: Web pages' connections, and their file fetches: answered 200, 304, anything else.
+    web: int = 0
+    fetched: int = 0
+    revalidated: int = 0
+    failed: int = 0
+    #: Seconds each web page took to fetch its files (both rounds), measured or not.
+    page_load: list[float] = field(default_factory=list)
 
 
 def choose(prompt: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
@@ -140,25 +164,91 @@ def choose(prompt: dict[str, Any], seat: int, rng: random.Random) -> dict[str, A
     return {"kind": "exchange", "seat": seat}
 
 
+def page_files(server_url: str) -> list[str]:
+    """The paths a web page loads: ``/``, the ``/static/`` files it names and the modules
+    those import, and the board's geometry (each language's texts come per page)."""
+    found, queue = ["/", "/api/board"], ["/"]
+    while queue:
+        path = queue.pop()
+        try:
+            with urllib.request.urlopen(server_url + path, timeout=30) as answer:
+                text = answer.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError:  # missing: each page's fetch of it counts as failed
+            continue
+        refs = _STATIC_REF.findall(text)
+        if path.endswith(".js"):
+            refs += [
+                urlsplit(urljoin(server_url + path, ref)).path for ref in _IMPORT.findall(text)
+            ]
+        for ref in refs:
+            if ref not in found:
+                found.append(ref)
+                if ref.endswith((".js", ".html")):
+                    queue.append(ref)
+    return found
+
+
+async def http_get(url: str, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
+    """A plain HTTP/1.1 GET (``Connection: close``): the status and the headers."""
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 30)
+    try:
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+    finally:
+        writer.close()
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    fields = (line.partition(":") for line in head[1:])
+    return int(head[0].split()[1]), {name.lower(): value.strip() for name, _, value in fields}
+
+
+async def load_page(url: str, files: list[str], lang: str, figures: Figures) -> None:
+    """A web page's files, fetched as a browser does: once, then again with each file's ETag
+    (a cache that asks whether its copy is still good: ``304`` if so)."""
+    for path in [*files, f"/api/catalog/{lang}"]:
+        status, headers = await http_get(url, path, {})
+        figures.fetched += status == 200
+        figures.failed += status != 200
+        etag = headers.get("etag")
+        if status == 200 and etag:
+            again, _ = await http_get(url, path, {"If-None-Match": etag})
+            figures.revalidated += again == 304
+            figures.failed += again not in (200, 304)
+
+
 async def seat_client(
-    ws_base: str,
+    server_url: str,
     load: TableLoad,
     seat: int,
     token: str,
     figures: Figures,
     stop: asyncio.Event,
     arrive: float,
+    web: list[str] | None = None,
 ) -> None:
+    """One seat's client; with *web* (the page's files), a web page's."""
     rng = random.Random(hash((load.table, seat)))
     # People come to a server at different moments; clients that all connect in the same
-    # instant also send their keepalive pings (every 20 s, both ways) in the same instant.
+    # instant also send their keepalive pings in the same instant.
     await asyncio.sleep(arrive * rng.random())
-    async with connect(
-        f"{ws_base}/ws/tables/{load.table}",
-        additional_headers={"Authorization": f"Bearer {token}"},
-        max_size=2**20,
-        open_timeout=60,
-    ) as socket_:
+    ws_url = f"{server_url.replace('http://', 'ws://')}/ws/tables/{load.table}"
+    options: dict[str, Any] = {"additional_headers": {"Authorization": f"Bearer {token}"}}
+    if web is not None:  # as the browser does: no header, the token offered as a subprotocol
+        lang = rng.choice(LANGUAGES)
+        began = time.perf_counter()
+        try:
+            await load_page(server_url, web, lang, figures)
+        except (OSError, TimeoutError, ValueError, IndexError):
+            figures.failed += 1
+        figures.page_load.append(time.perf_counter() - began)
+        ws_url += f"?lang={lang}"
+        options = {"subprotocols": ["cinco", f"bearer.{token}"]}
+        figures.web += 1
+    async with connect(ws_url, max_size=2**20, open_timeout=60, **options) as socket_:
         await socket_.send(json.dumps({"type": "subscribe", "v": PROTOCOL_VERSION, "after": -1}))
         await run_seat(socket_, load, seat, figures, stop, rng)
 
@@ -248,15 +338,28 @@ async def drive(
     warmup: float,
     seconds: float,
     arrive: float,
+    web_share: float = 0.0,
 ) -> Figures:
     figures, stop = Figures(), asyncio.Event()
-    ws_base = server.url.replace("http://", "ws://")
+    files = page_files(server.url) if web_share > 0 else []
+    web_seats = round(SEATS * web_share)
     start = time.perf_counter()
     first = max(warmup / 2, arrive + 1)  # once everyone is there
     for index, (load, _tokens) in enumerate(made):  # spread the tables' slots over a second
         load.next_slot = start + first + load.interval * index / len(made)
     tasks = [
-        asyncio.create_task(seat_client(ws_base, load, seat, token, figures, stop, arrive))
+        asyncio.create_task(
+            seat_client(
+                server.url,
+                load,
+                seat,
+                token,
+                figures,
+                stop,
+                arrive,
+                files if seat < web_seats else None,
+            )
+        )
         for load, tokens in made
         for seat, token in enumerate(tokens)
     ]
@@ -305,13 +408,23 @@ def main() -> None:
     parser.add_argument(
         "--timer", default=None, help="turn timers at every table (RESERVE[+INCREMENT] seconds)"
     )
+    parser.add_argument(
+        "--web",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of each table's seats that connect as web pages (0 to 1; e.g. 0.5: two)",
+    )
     args = parser.parse_args()
+    if not 0 <= args.web <= 1:
+        parser.error("--web is a share of the seats, from 0 to 1")
     if args.warmup < args.arrive + 2:
         parser.error("--warmup must be at least --arrive + 2 s (everyone connects first)")
     steps = [int(step) for step in args.tables.split(",") if step.strip()]
     held: int | None = None
     print(
-        f"{SEATS} clients a table, {args.rate:g} action/s a table, {args.seconds:g} s a step, "
+        f"{SEATS} clients a table ({round(SEATS * args.web)} of them web pages), "
+        f"{args.rate:g} action/s a table, {args.seconds:g} s a step, "
         f"connecting over {args.arrive:g} s"
     )
     print(
@@ -323,7 +436,9 @@ def main() -> None:
             server = Server(Path(tmp))
             try:
                 made = setup_tables(server, tables, args.rate, args.timer)
-                figures = asyncio.run(drive(server, made, args.warmup, args.seconds, args.arrive))
+                figures = asyncio.run(
+                    drive(server, made, args.warmup, args.seconds, args.arrive, args.web)
+                )
             finally:
                 server.stop()
         c50, c99 = percentile(figures.confirm, 0.5), percentile(figures.confirm, 0.99)
@@ -335,6 +450,15 @@ def main() -> None:
             f"{figures.refused:>7} {figures.dropped:>7} {lag * 1e3:>7.1f}",
             flush=True,
         )
+        if figures.web:
+            print(
+                f"{'':>7} web pages: {figures.web} of {tables * SEATS} connections; their files: "
+                f"{figures.fetched} fetched (200), {figures.revalidated} revalidated (304), "
+                f"{figures.failed} failed; a page's files took "
+                f"{percentile(figures.page_load, 0.5) * 1e3:.0f}/"
+                f"{percentile(figures.page_load, 0.99) * 1e3:.0f} ms (p50/p99)",
+                flush=True,
+            )
         if max(c99, f99) <= 0.100:
             held = tables
     with tempfile.TemporaryDirectory() as tmp:

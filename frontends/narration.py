@@ -40,6 +40,7 @@ from cinco.core.engine.events import (
     Undone,
     Viewer,
 )
+from cinco.core.table.log import Standing
 from cinco.core.table.protocol import Envelope, Message
 from cinco.core.words.i18n import N_, _, ngettext
 from cinco.frontends.board_view import team_name
@@ -135,9 +136,17 @@ class Narrator:
         self._deal_left = config.params.deal * config.players if in_setup else 0
         self._first_seat: int | None = None
         self._turn: list[Event] = []
+        #: Who plays whose turns (zombie mode): a stand-in's moves are told as its own.
+        self._standing = Standing()
 
     def _name(self, seat: int) -> str:
         return _("You") if seat == self.viewer else seat_name(self.config, seat)
+
+    def _stand_in_name(self, seat: int, bot: str) -> str:
+        """Who played *seat*'s turn when *bot* played it for the person there."""
+        if seat == self.viewer:
+            return _("Your stand-in ({bot})").format(bot=bot)
+        return _("{name}'s stand-in ({bot})").format(name=seat_name(self.config, seat), bot=bot)
 
     def _say(self, text: str, seat: int | None = None) -> None:
         self.lines.append(LogLine(text, seat))
@@ -184,6 +193,7 @@ class Narrator:
                 self._say(_("The discard pile was shuffled into a new draw pile (A6)."))
             return
         if isinstance(event, Notice):
+            self._standing.take(event)
             if event.code == "undone" and event.seat == self.viewer:
                 self._say(_("You took back your last move."), event.seat)
             else:
@@ -194,6 +204,7 @@ class Narrator:
             return
         if isinstance(event, TurnEnded | GameEnded):
             self._say(self._turn_text(event.seat), event.seat)
+            self._standing.turn_ended(event.seat)
             self._turn = []
             if isinstance(event, GameEnded):
                 self._say(describe_result(self.config, event))
@@ -201,23 +212,14 @@ class Narrator:
         self._turn.append(event)
 
     def _turn_text(self, seat: int) -> str:
-        name = self._name(seat)
-        own = seat == self.viewer
+        bot = self._standing.bot_for(seat)
+        # A stand-in's turn is told as its own, in the third person, to everyone.
+        name = self._name(seat) if bot is None else self._stand_in_name(seat, bot)
+        own = seat == self.viewer and bot is None
         played = [e for e in self._turn if isinstance(e, CardPlayed)]
         drawn = [e.card for e in self._turn if isinstance(e, CardDrawn)]
         if played:
-            play = played[0]
-            if play.space is None:
-                if own:
-                    return _("Your {card} burned").format(card=play.card)
-                return _("{name}'s {card} burned").format(name=name, card=play.card)
-            if own:  # its own msgid: "you" takes another verb form in most languages
-                return _("You played {card} and placed on {space}").format(
-                    card=play.card, space=play.space
-                )
-            return _("{name} played {card} and placed on {space}").format(
-                name=name, card=play.card, space=play.space
-            )
+            return self._play_text(played[0], name, own=own, stand_in=bot is not None)
         known = [card for card in drawn if card]
         if any(isinstance(e, HandDiscarded) for e in self._turn):
             cards = ", ".join(map(str, sorted(known)))
@@ -237,6 +239,22 @@ class Narrator:
         if own:
             return _("You drew a card")
         return _("{name} drew a card").format(name=name)
+
+    @staticmethod
+    def _play_text(play: CardPlayed, name: str, *, own: bool, stand_in: bool) -> str:
+        if play.space is None:
+            if stand_in:
+                return _("{name} burned {card}").format(name=name, card=play.card)
+            if own:
+                return _("Your {card} burned").format(card=play.card)
+            return _("{name}'s {card} burned").format(name=name, card=play.card)
+        if own:  # its own msgid: "you" takes another verb form in most languages
+            return _("You played {card} and placed on {space}").format(
+                card=play.card, space=play.space
+            )
+        return _("{name} played {card} and placed on {space}").format(
+            name=name, card=play.card, space=play.space
+        )
 
 
 def narrate(config: GameConfig, events: list[Event], viewer: Viewer = SPECTATOR) -> Narrator:

@@ -23,6 +23,7 @@ __all__ = [
     "PLAYED_FOR",
     "STAND_IN",
     "STAND_IN_ENDED",
+    "Standing",
     "Turn",
     "cards_shown",
     "first_turn_start",
@@ -139,6 +140,35 @@ def _note_stand_in(notice: Notice, standing: set[int], once: set[int]) -> None:
         standing.discard(notice.seat)
     elif notice.code == PLAYED_FOR:
         once.add(notice.seat)
+
+
+class Standing:
+    """Who plays whose turns, followed event by event from the zombie-mode notices: a bot
+    that plays a person's seat from now on (``stand_in`` until ``stand_in_ended``) or for
+    their next turn only (``played_for``). A narrator asks :meth:`bot_for` at the end of each
+    turn, so that a stand-in's moves are told as the stand-in's, never as the person's."""
+
+    def __init__(self) -> None:
+        self.standing: dict[int, str] = {}
+        self.once: dict[int, str] = {}
+
+    def take(self, notice: Notice) -> None:
+        if notice.seat is None:
+            return
+        bot = str(dict(notice.params).get("bot", "random"))
+        if notice.code == STAND_IN:
+            self.standing[notice.seat] = bot
+        elif notice.code == STAND_IN_ENDED:
+            self.standing.pop(notice.seat, None)
+        elif notice.code == PLAYED_FOR:
+            self.once[notice.seat] = bot
+
+    def bot_for(self, seat: int) -> str | None:
+        """The bot that plays *seat*'s turn under way (``None``: its own player)."""
+        return self.once.get(seat) or self.standing.get(seat)
+
+    def turn_ended(self, seat: int) -> None:
+        self.once.pop(seat, None)
 
 
 def whole_turns(events: Sequence[Event]) -> int:

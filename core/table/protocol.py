@@ -239,6 +239,35 @@ class Clock(Message):
         }
 
 
+@dataclass(frozen=True)
+class Presence(Message):
+    """Whether a person's seat is connected (version 2): ``code`` ``seat_away`` (its
+    connection dropped or the person left; ``params`` ``name``, ``seconds`` left of the grace
+    period as measured when sent, ``grace``, ``bot`` the stand-in to come), ``seat_back`` or
+    ``seat_stand_in`` (the grace ran out: ``bot`` plays for them). Not an event: the server's
+    word on its connections, sent to every viewer when it changes and after a ``subscribe``
+    (docs/seat-protocol.md). Words: ``render(code, params)``."""
+
+    type: ClassVar[str] = "presence"
+    table: str
+    seat: int
+    code: str
+    params: Params = ()
+
+    @property
+    def message(self) -> str:
+        return render(self.code, dict(self.params))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self._head(),
+            "table": self.table,
+            "seat": self.seat,
+            "code": self.code,
+            "params": thaw(self.params),
+        }
+
+
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.type: cls
     for cls in (
@@ -253,6 +282,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
         Hint,
         Hinted,
         Clock,
+        Presence,
     )
 }
 
@@ -480,6 +510,16 @@ SCHEMAS: dict[str, Schema] = {
         lambda f: Clock(
             f["table"], f["seq"], f["remaining"], f["running"], f["reserve"], f["increment"]
         ),
+        since=2,
+    ),
+    "presence": Schema(
+        {
+            "table": (_TABLE, _REQUIRED),
+            "seat": (_whole(0, 63), _REQUIRED),
+            "code": (_text(MAX_NAME), _REQUIRED),
+            "params": (_optional(_params), None),
+        },
+        lambda f: Presence(f["table"], f["seat"], f["code"], f["params"] or ()),
         since=2,
     ),
 }

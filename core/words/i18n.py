@@ -26,9 +26,12 @@ The language starts as English; a program's entry point (``cinco``, the Kivy app
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gettext
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 
 #: The languages Cinco ships, code → the language's own name. English is the source.
@@ -93,6 +96,8 @@ class UnknownLanguage(ValueError):
 _translations: gettext.NullTranslations = gettext.NullTranslations()
 _current = SOURCE_LANGUAGE
 _listeners: list[Callable[[str], None]] = []
+#: The language of :func:`speaking` in this thread or task (it overrides the current one).
+_speaking: ContextVar[gettext.NullTranslations | None] = ContextVar("speaking", default=None)
 
 
 def N_(message: str) -> str:  # gettext's conventional name
@@ -108,17 +113,17 @@ def Nn_(singular: str, plural: str) -> tuple[str, str]:  # like N_
 
 def _(message: str) -> str:
     """*message* in the current language (the English msgid when the catalog lacks it)."""
-    return _translations.gettext(message)
+    return (_speaking.get() or _translations).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted message for *n*, by the language's plural rule."""
-    return _translations.ngettext(singular, plural, n)
+    return (_speaking.get() or _translations).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """*message* translated in *context* (for a word that reads differently in two places)."""
-    return _translations.pgettext(context, message)
+    return (_speaking.get() or _translations).pgettext(context, message)
 
 
 def language_code(text: str) -> str:
@@ -131,6 +136,40 @@ def language_code(text: str) -> str:
 def available_languages_text() -> str:
     """``en (English), uk (Українська), ...``: for messages that list the choices."""
     return ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+
+
+def translations_for(code: str) -> gettext.NullTranslations:
+    """The catalog of language *code* (one Cinco ships; :class:`UnknownLanguage` otherwise)."""
+    wanted = language_code(code)
+    if wanted not in LANGUAGES:
+        raise UnknownLanguage(code)
+    if wanted == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    return _catalog(wanted, str(os.environ.get(LOCALE_DIR_VAR) or LOCALE_DIR))
+
+
+@functools.lru_cache(maxsize=32)
+def _catalog(code: str, localedir: str) -> gettext.NullTranslations:
+    # Kept once per language: the server words every web page's frames in its language, and
+    # gettext.translation looks for the file and copies the catalog at every call.
+    return gettext.translation(DOMAIN, localedir=localedir, languages=[code], fallback=True)
+
+
+@contextlib.contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Texts in language *code* within the block, in this thread or task only (the server
+    tells each web page its moves in the page's language); the current language is
+    unchanged elsewhere.
+
+    >>> with speaking("uk"):
+    ...     _("You drew a card") != "You drew a card"
+    True
+    """
+    token = _speaking.set(translations_for(code))
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
 
 
 def set_language(code: str) -> None:

@@ -104,6 +104,12 @@ TEMPLATES: dict[str, str] = {
     "stand_in": N_("{name} is away: the {bot} bot plays for them until they come back."),
     "stand_in_ended": N_("{name} is back and plays again."),
     "played_for": N_("{name} ran out of time: the {bot} bot played this turn for them."),
+    # -- a seat's connection (the server's ``presence`` messages, not events) ----------------
+    "seat_away": N_(
+        "{name} is not connected: the {bot} bot plays for them in {seconds} s unless they connect."
+    ),
+    "seat_back": N_("{name} is connected again."),
+    "seat_stand_in": N_("{name} has not come back: the {bot} bot plays for them."),
     # -- what a bot's bad answer was (a parameter of bot_replaced) ---------------------------
     "problem_illegal": N_("an illegal move"),
     "problem_late": N_("a move too late ({elapsed:.2f} s, over its budget of {budget:g} s)"),

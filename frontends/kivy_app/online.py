@@ -435,12 +435,12 @@ class OnlineScreen(TableChoice, Screen):  # type: ignore[misc]
             current.advance()
 
     def _tick(self, _dt: float) -> None:
-        """The running clock counts down on the screen."""
+        """The running clock, and the grace of a seat away, count down on the screen."""
         current = app()
         session = current.session
         if (
             isinstance(session, RemoteSession)
-            and session.remote.clock is not None
+            and (session.remote.clock is not None or session.remote.away)
             and current.manager.current == "game"
         ):
             current.rerender()

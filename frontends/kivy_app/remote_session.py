@@ -430,7 +430,10 @@ class RemoteSession:
         if self.link == "lost":
             return _("Connection lost: {reason}").format(reason=self.lost_reason)
         words = LINK_WORDS.get(self.link)
-        return _(words) if words else ""
+        if words:
+            return _(words)
+        # Online: who else is away (their grace counting down), the server's word on it.
+        return self.remote.presence_text()
 
     def clock(self, seat: int) -> str:
         remaining = self.remote.remaining()

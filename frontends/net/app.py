@@ -54,16 +54,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cinco.core.engine.errors import EventError
 from cinco.core.engine.events import SPECTATOR, Viewer
 from cinco.core.host.registry import Registry
-from cinco.core.table.protocol import Message, Refused, request_from_json
+from cinco.core.table.protocol import Envelope, Message, Refused, request_from_json
+from cinco.core.words.i18n import UnknownLanguage
+from cinco.frontends.web import routes as web_routes
+from cinco.frontends.web.narrated import Words
 
 from .connection import (
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
     MAX_MESSAGE,
     RATE,
+    SUBPROTOCOL,
     Connection,
     bearer,
-    frame,
+    offers_subprotocol,
+    socket_credential,
 )
 from .hosted import HostedTable
 from .lobby import LOBBY_BURST, LOBBY_RATE, ErrorResponse, LobbyError, parse_body, read_body
@@ -74,6 +79,9 @@ from .store import CannotWrite, HeldElsewhere
 from .timers import CLOCK_TICK
 
 logger = logging.getLogger("cinco.server")
+
+#: A web page asked for words in a language Cinco does not speak (``?lang=``).
+CLOSE_UNKNOWN_LANGUAGE = 4400
 
 #: A lobby endpoint of the HTTP API.
 Handler = Callable[[Request], Awaitable[Response]]
@@ -286,7 +294,7 @@ async def record(request: Request) -> Response:
 async def play(websocket: WebSocket) -> None:
     service = service_of(websocket)
     hosted = service.tables.get(str(websocket.path_params.get("table", "")))
-    token = bearer(websocket.headers)
+    token = socket_credential(websocket.headers)
     seat = hosted.seat_of(token) if hosted is not None and token is not None else None
     if hosted is None or seat is None:
         await websocket.close(code=4403)  # before accept: the handshake is refused (403)
@@ -297,7 +305,7 @@ async def play(websocket: WebSocket) -> None:
 
 async def watch(websocket: WebSocket) -> None:
     service = service_of(websocket)
-    code = bearer(websocket.headers)
+    code = socket_credential(websocket.headers)
     hosted = service.find(code, "watch") if code is not None else None
     if hosted is None:
         await websocket.close(code=4403)
@@ -312,11 +320,19 @@ async def _serve_connection(
     service = service_of(websocket)
     rate = settings_of(websocket).rate
     connection = Connection(websocket, viewer, rate=rate, burst=3 * rate)
+    lang = websocket.query_params.get("lang")
+    if lang:  # a web page: its frames carry words, in its language
+        try:
+            connection.words = _words(hosted, viewer, lang).frame
+        except UnknownLanguage:
+            await websocket.close(code=CLOSE_UNKNOWN_LANGUAGE)
+            return
     if not await service.connect(hosted, connection, token):
         await websocket.close(code=4403)  # revoked while the handshake waited: 403
         return
     try:
-        await websocket.accept()
+        subprotocol = SUBPROTOCOL if offers_subprotocol(websocket.headers) else None
+        await websocket.accept(subprotocol=subprotocol)
     except BaseException:
         await service.disconnect(hosted, connection)
         raise
@@ -330,6 +346,17 @@ async def _serve_connection(
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, 2.0)
         sender.cancel()
+
+
+def _words(hosted: HostedTable, viewer: Viewer, lang: str) -> Words:
+    """The narrator of a web page's connection (:class:`UnknownLanguage` for a language Cinco
+    does not speak)."""
+
+    def history() -> list[Envelope]:
+        handle = hosted.handles.get(viewer)
+        return list(handle.events()) if handle is not None else []
+
+    return Words(lang, viewer, history)
 
 
 async def _receive_loop(
@@ -346,13 +373,13 @@ async def _receive_loop(
             connection.close(CLOSE_TOO_BIG)
             break
         if not connection.allow():
-            connection.push(frame(Refused("rate_limited")))
+            connection.push(connection.frame(Refused("rate_limited")))
             if connection.tokens < -connection.burst:
                 connection.close(CLOSE_TOO_MANY)
                 break
             connection.tokens -= 1
             continue
-        connection.push(frame(await _answer_frame(service, hosted, connection, text)))
+        connection.push(connection.frame(await _answer_frame(service, hosted, connection, text)))
 
 
 async def _answer_frame(
@@ -394,6 +421,7 @@ def _internal() -> LobbyError:
 
 
 ROUTES = [
+    *web_routes.ROUTES,
     Route("/api/tables", list_tables, methods=["GET"]),
     Route("/api/tables", create_table, methods=["POST"]),
     Route("/api/tables/{table}", table_info, methods=["GET"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import random
 import socket
 import time
@@ -20,23 +21,27 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
+from websockets.protocol import State
 from websockets.sync.client import ClientConnection, connect
 
-from cinco.core.engine.errors import CincoError
+from cinco.core.engine.errors import CincoError, EventError
 from cinco.core.engine.projection import Projection, closes_turn
 from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.table.protocol import (
+    SCHEMAS,
     Accepted,
     Clock,
     Envelope,
     Hinted,
     Message,
+    Presence,
     Prompt,
     Refused,
     Subscribe,
     message_from_json,
 )
+from cinco.core.words.messages import freeze, render
 
 #: Seconds to wait between attempts to connect again (then the last one, until it gives up).
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0)
@@ -53,6 +58,12 @@ def _pause(attempt: int) -> None:
 
 
 RECONNECT_FOR = 60.0
+#: The client's keepalive pings (seconds between two, and how long it waits for the pong):
+#: a connection gone silent is noticed within their sum, even while nothing is sent.
+PING_INTERVAL = 10.0
+PING_TIMEOUT = 10.0
+#: Seconds one attempt to connect again may take when made while the person types.
+QUICK_OPEN = 3.0
 
 
 class NetError(CincoError):
@@ -82,6 +93,15 @@ def _not_sent(error: BaseException) -> bool:
         errno.EHOSTDOWN,
         errno.EADDRNOTAVAIL,
     )
+
+
+def _type_of(text: str | bytes) -> object:
+    """The ``type`` of a frame that is a JSON object (``None``: not one)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data.get("type") if isinstance(data, dict) else None
 
 
 # -- the lobby --------------------------------------------------------------------------------
@@ -183,6 +203,9 @@ class RemoteView:
         #: The last turn timers the server sent, and when (this process's monotonic time).
         self.clock: Clock | None = None
         self.clock_at = 0.0
+        #: The other seats away now (their connection dropped, or a stand-in plays them):
+        #: the server's last ``presence`` about each, and when it came (monotonic time).
+        self.away: dict[int, tuple[Presence, float]] = {}
 
     @property
     def log(self) -> list[Envelope]:
@@ -216,7 +239,32 @@ class RemoteView:
         if isinstance(message, Clock):
             self.clock, self.clock_at = message, time.monotonic()
             return True
+        if isinstance(message, Presence):
+            if message.code == "seat_back":
+                self.away.pop(message.seat, None)
+            else:
+                self.away[message.seat] = (message, time.monotonic())
+            return True
         return False
+
+    def presences(self) -> list[Presence]:
+        """Each seat away now, its grace counted down since the server said it (a
+        ``seat_away``'s ``seconds`` are what is left now, in whole seconds)."""
+        now = time.monotonic()
+        shown = []
+        for seat in sorted(self.away):
+            message, at = self.away[seat]
+            params = dict(message.params)
+            seconds = params.get("seconds")
+            if message.code == "seat_away" and isinstance(seconds, int | float):
+                params["seconds"] = max(0, math.ceil(seconds - (now - at)))
+                message = Presence(message.table, seat, message.code, freeze(params))
+            shown.append(message)
+        return shown
+
+    def presence_text(self) -> str:
+        """The words of :meth:`presences`, one after the other (``""``: everyone is here)."""
+        return " ".join(render(m.code, dict(m.params)) for m in self.presences())
 
     def remaining(self) -> tuple[float, ...]:
         """Every seat's seconds left now: the server's last figures, the running clock
@@ -270,16 +318,19 @@ class Session:
         #: Called when a connection that was open is about to be made again (to say so).
         self.on_reconnect: Callable[[], None] | None = None
         self._was_open = False
+        self._tried = 0.0
 
     # -- connecting ---------------------------------------------------------------------------
 
-    def open(self) -> None:
+    def open(self, open_timeout: float = 10.0) -> None:
         """Connect and subscribe after the last event this client has."""
         ws = connect(
             self.lobby.ws_url(self.path),
             additional_headers={"Authorization": f"Bearer {self.secret}"},
-            open_timeout=10,
+            open_timeout=open_timeout,
             max_size=4 * 1024 * 1024,
+            ping_interval=PING_INTERVAL,
+            ping_timeout=PING_TIMEOUT,
         )
         self._ws = ws
         self._subscribing = 1
@@ -300,7 +351,9 @@ class Session:
                 # 503: another server process holds the table (a shared database), or is
                 # giving it up: try again, as for a server that is away.
                 if exc.response.status_code != 503 or time.monotonic() > deadline:
-                    raise NetError(f"the server refused the connection ({exc})") from None
+                    refused = NetError(f"the server refused the connection ({exc})")
+                    refused.status = exc.response.status_code  # 403: no such token or code
+                    raise refused from None
                 _pause(attempt)
                 attempt += 1
             except (OSError, WebSocketException, TimeoutError) as exc:
@@ -308,6 +361,31 @@ class Session:
                     raise NetError(f"cannot reach the server ({exc})") from None
                 _pause(attempt)
                 attempt += 1
+
+    @property
+    def lost(self) -> bool:
+        """Whether the connection that was open has dropped (closed by the server, or gone
+        silent past the keepalive's timeout), before anything was sent or read: a client
+        waiting for its person's keys asks, to say so at once. Safe from any thread."""
+        ws = self._ws
+        return self._was_open and (ws is None or ws.state is not State.OPEN)
+
+    def resume_now(self) -> bool:
+        """If the connection dropped, one attempt (at most QUICK_OPEN seconds) to connect
+        again and subscribe after the last event; whether it is open now. For a thread that
+        watches the connection while the session's own thread waits for a person's line
+        (the session is not read meanwhile); the messages wait for :meth:`receive`."""
+        if not self.lost:
+            return True
+        if time.monotonic() - self._tried < 1.0:  # at most one attempt a second
+            return False
+        self._tried = time.monotonic()
+        self._ws = None
+        try:
+            self.open(open_timeout=QUICK_OPEN)
+        except (OSError, WebSocketException, TimeoutError):
+            return False
+        return True
 
     def close(self) -> None:
         if self._ws is not None:
@@ -334,16 +412,46 @@ class Session:
                 if exc.rcvd is not None and exc.rcvd.code == 4009:
                     raise NetError("this seat was taken over by another connection") from None
                 continue
+            message = self._take_text(text)
+            if message is not None:
+                return message
+
+    def _take_text(self, text: str | bytes) -> Message | None:
+        """Fold one frame and tell the listeners (``None``: the subscription's answer, or
+        a message of a type this version does not know, from a newer server: skipped)."""
+        try:
             message = message_from_json(text)  # the protocol's schema, as the server's
-            if self._subscribing and isinstance(message, Accepted | Refused):
-                self._subscribing -= 1  # the subscription's answer: no request's
-                if isinstance(message, Refused):
-                    raise NetError(f"the server refused the subscription ({message.code})")
-                continue
-            self.view.take(message)
-            for listener in list(self.listeners):
-                listener(message)
-            return message
+        except EventError:
+            if _type_of(text) in SCHEMAS:
+                raise
+            return None
+        if self._subscribing and isinstance(message, Accepted | Refused):
+            self._subscribing -= 1  # the subscription's answer: no request's
+            if isinstance(message, Refused):
+                raise NetError(f"the server refused the subscription ({message.code})")
+            return None
+        self.view.take(message)
+        for listener in list(self.listeners):
+            listener(message)
+        return message
+
+    def take_waiting(self) -> int:
+        """Take in the messages that have come already, without waiting and without
+        connecting again (a dropped connection is left to :meth:`receive` or
+        :meth:`resume_now`); how many. For the thread that watches the connection while
+        the session's own thread waits for a person's line."""
+        taken = 0
+        while (ws := self._ws) is not None and not self.lost:
+            try:
+                text = ws.recv(timeout=0)
+            except (TimeoutError, ConnectionClosed):
+                break
+            try:
+                if self._take_text(text) is not None:
+                    taken += 1
+            except NetError:  # a refused subscription: receive says so when it connects
+                break
+        return taken
 
     def request(self, message: Message, timeout: float = 60.0) -> Accepted | Refused | Hinted:
         """Send a request and wait for its answer (events and prompts are folded meanwhile).

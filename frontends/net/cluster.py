@@ -33,7 +33,7 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .connection import MAX_MESSAGE, bearer
+from .connection import MAX_MESSAGE, socket_credential
 from .lobby import normal_code
 from .seats import digest
 from .service import TableService
@@ -229,7 +229,7 @@ class Leases:
             body, receive = await _read_body(receive)
             code = _json_field(body, "code")
         elif kind == "websocket" and path == "/ws/watch":
-            code, which = bearer(Headers(scope=scope)), "watch"
+            code, which = socket_credential(Headers(scope=scope)), "watch"
         if code is None:
             return None, receive
         found = await asyncio.to_thread(self.service.pg.find, digest(normal_code(code)), which)

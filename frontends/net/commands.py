@@ -5,12 +5,15 @@ with importlib), so that every command's ``--help`` works without the extra."""
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
+import socket
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 from platformdirs import user_data_dir
@@ -28,6 +31,7 @@ SERVER = "cinco.frontends.net.server"
 CLIENT = "cinco.frontends.net.client"
 PLAY = "cinco.frontends.net.play"
 TERMINAL_SEAT = "cinco.frontends.net.terminal_seat"
+TERMINAL_WATCH = "cinco.frontends.net.terminal_watch"
 
 
 def _needs_extra(exc: ImportError) -> click.ClickException:
@@ -46,13 +50,68 @@ def _with_extra(module: str) -> ModuleType:
         raise _needs_extra(exc) from None
 
 
+def _failed(exc: CincoError, url: str, table: str = "") -> click.ClickException:
+    """A client's failure in words that say what to do: a server that cannot be reached, a
+    table it does not have; else the server's own words."""
+    if getattr(exc, "unreachable", False):
+        return click.ClickException(unreachable(url, exc))
+    if getattr(exc, "code", "") == "no_such_table" and table:
+        return click.ClickException(
+            _("No table {table} on {url}: check its id (cinco table create prints it).").format(
+                table=table, url=url
+            )
+        )
+    return click.ClickException(str(exc))
+
+
+def unreachable(url: str, error: object) -> str:
+    return _(
+        "{url} cannot be reached: is the server running, and is the address right? ({error})"
+    ).format(url=url, error=error)
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Whether the server could listen on *host*:*port*, tried before starting it: a port in
+    use or an address that is not this machine's is said in words, not as a traceback."""
+    not_here = _(
+        "{host} is not an address of this machine ({error}): give one with --host "
+        "(127.0.0.1 for this machine only, 0.0.0.0 for every network)."
+    )
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise click.ClickException(not_here.format(host=host, error=exc)) from None
+    for family, kind, proto, _name, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRNOTAVAIL:
+                    raise click.ClickException(
+                        not_here.format(host=host, error=exc.strerror or exc)
+                    ) from None
+                raise click.ClickException(
+                    _(
+                        "Cannot listen on {host} port {port} ({error}): choose another port "
+                        "with --port, or stop the program that uses this one."
+                    ).format(host=host, port=port, error=exc.strerror or exc)
+                ) from None
+
+
 def default_db() -> Path:
     return Path(user_data_dir("cinco")) / "server.db"
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on."))
-@click.option("--port", type=int, default=DEFAULT_PORT, show_default=True, help=N_("TCP port."))
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=DEFAULT_PORT,
+    show_default=True,
+    help=N_("TCP port."),
+)
 @click.option(
     "--db",
     type=click.Path(dir_okay=False, path_type=str),
@@ -81,6 +140,7 @@ def default_db() -> Path:
 def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: float) -> None:
     """Run a Cinco server: many tables, each player on their own device."""
     server = _with_extra(SERVER)
+    _can_listen(host, port)
     path = db or default_db()
     click.echo(
         _("Cinco server on http://{host}:{port} (tables in {db}); Ctrl-C stops it.").format(
@@ -95,7 +155,28 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: fl
 
 
 def _lobby(url: str) -> Any:
-    return _with_extra(CLIENT).Lobby(url)
+    """The server at *url*, once it reads as a server's address."""
+    return _with_extra(CLIENT).Lobby(server_address(url))
+
+
+def server_address(url: str) -> str:
+    """*url* if it reads as a server's address (``http://HOST:PORT``, the ``http://`` may be
+    left out), else an error that shows what one looks like."""
+    full = url.strip() if "://" in url else "http://" + url.strip()
+    try:
+        parts = urlsplit(full)
+        good = parts.scheme in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 -- raises ValueError for a port out of range
+    except ValueError:
+        good = False
+    if not good:
+        raise click.ClickException(
+            _(
+                "“{url}” is not a server's address: give one like http://192.168.1.20:{port} "
+                "(what cinco serve prints)."
+            ).format(url=url, port=DEFAULT_PORT)
+        )
+    return full
 
 
 @click.group()
@@ -170,7 +251,7 @@ def create(
     try:
         created = _lobby(url).create(settings)
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _failed(exc, url) from None
     if as_json:
         click.echo(json.dumps(created))
         return
@@ -196,7 +277,7 @@ def list_tables(url: str, as_json: bool) -> None:
     try:
         tables = _lobby(url).tables()
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _failed(exc, url) from None
     if as_json:
         click.echo(json.dumps(tables))
         return
@@ -220,7 +301,22 @@ def export(url: str, owner: str | None, table_id: str) -> None:
     try:
         text = _lobby(url).record(table_id, owner)
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        if getattr(exc, "code", "") != "not_over":
+            raise _failed(exc, url, table_id) from None
+        if owner is None:
+            raise click.ClickException(
+                _(
+                    "The game at table {table} is not over: until its end, its record is given "
+                    "only to the table's owner. Add --owner TOKEN (the owner token cinco table "
+                    "create printed)."
+                ).format(table=table_id)
+            ) from None
+        raise click.ClickException(
+            _(
+                "That is not table {table}'s owner token, and its game is not over: give "
+                "--owner the owner token cinco table create printed."
+            ).format(table=table_id)
+        ) from None
     sys.stdout.write(text)
 
 
@@ -252,7 +348,7 @@ def rematch(url: str, token: str | None, as_json: bool, table_id: str) -> None:
     try:
         answer = lobby.rematch(table_id, token)
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _failed(exc, url, table_id) from None
     if as_json:
         click.echo(json.dumps(answer))
         return
@@ -300,7 +396,14 @@ def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool, wa
             play_in_terminal = importlib.import_module(TERMINAL_SEAT).play_in_terminal
             status = play_in_terminal(lobby, code, name=name, book=SeatBook(), wait=wait)
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        if getattr(exc, "code", "") == "no_such_code":
+            raise click.ClickException(
+                _(
+                    "No table on {url} has the invite code {code}: check it (cinco table "
+                    "create prints it; cinco table list shows the tables with a free seat)."
+                ).format(url=lobby.base, code=code)
+            ) from None
+        raise _failed(exc, url) from None
     sys.exit(status)
 
 
@@ -308,13 +411,21 @@ def join(url: str, code: str, name: str | None, bot: str | None, quiet: bool, wa
 @click.argument("url")
 @click.argument("code")
 def watch(url: str, code: str) -> None:
-    """Watch a server's table with its watch code."""
-    run = importlib.import_module(PLAY).watch
+    """Watch a server's table with its watch code: the board, the seats, the clocks and the
+    moves, drawn again as they come (q and Enter, or Ctrl-C, stop)."""
     lobby = _lobby(url)
+    run = _with_extra(TERMINAL_WATCH).watch_in_terminal
     try:
-        status = run(lobby, code, out=click.echo)
+        status = run(lobby, code)
     except CincoError as exc:
-        raise click.ClickException(str(exc)) from None
+        if getattr(exc, "status", 0) in (401, 403, 404):
+            raise click.ClickException(
+                _(
+                    "No table on {url} has that watch code: check it (cinco table create "
+                    "prints it as the watch code)."
+                ).format(url=lobby.base)
+            ) from None
+        raise _failed(exc, lobby.base) from None
     sys.exit(status)
 
 

@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -28,6 +29,14 @@ QUEUE_LIMIT = 1024
 RATE = 10.0
 RATE_BURST = 30.0
 
+#: Seconds between the server's keepalive pings to each client, and how long it waits for
+#: the pong: a connection gone silent (a half-open socket, a laptop shut) is closed, and its
+#: seat's drop told to everyone, at most PING_INTERVAL + PING_TIMEOUT seconds after it went.
+#: (At 1,000 connections a ping every 10 s is 100 frames a second, against the 1,000 a
+#: second of 250 busy tables: benchmarks/server_load.py.)
+PING_INTERVAL = 10.0
+PING_TIMEOUT = 5.0
+
 #: WebSocket close codes (4000-4999 are the application's).
 CLOSE_TOO_SLOW = 4008
 CLOSE_REPLACED = 4009
@@ -45,6 +54,33 @@ def bearer(headers: Any) -> str | None:
     if scheme.lower() != "bearer" or not credential.strip():
         return None
     return credential.strip()
+
+
+#: The WebSocket subprotocol a browser asks for: a page cannot send an Authorization header,
+#: so it offers ``["cinco", "bearer.TOKEN"]`` and the server accepts ``cinco``.
+SUBPROTOCOL = "cinco"
+_OFFERED = "bearer."
+
+
+def socket_credential(headers: Any) -> str | None:
+    """A WebSocket's credential: its ``Authorization: Bearer …`` header, or the
+    ``bearer.TOKEN`` subprotocol a browser offers (never a URL: it would be logged)."""
+    credential = bearer(headers)
+    if credential is not None:
+        return credential
+    offered = headers.get("sec-websocket-protocol")
+    if not isinstance(offered, str):
+        return None
+    for item in offered.split(","):
+        item = item.strip()
+        if item.startswith(_OFFERED) and len(item) > len(_OFFERED):
+            return item[len(_OFFERED) :]
+    return None
+
+
+def offers_subprotocol(headers: Any) -> bool:
+    offered = headers.get("sec-websocket-protocol")
+    return isinstance(offered, str) and SUBPROTOCOL in (p.strip() for p in offered.split(","))
 
 
 def frame(message: Message) -> str:
@@ -71,6 +107,15 @@ class Connection:
         self.close_code = 1000
         self.tokens = burst
         self.stamp = time.monotonic()
+        #: A web page's words (``?lang=``): a message's JSON with its words added
+        #: (:class:`cinco.frontends.web.narrated.Words`); ``None`` for every other client.
+        self.words: Callable[[Message], dict[str, Any]] | None = None
+
+    def frame(self, message: Message) -> str:
+        """*message* as this client's frame: with words, if the client asked for them."""
+        if self.words is None:
+            return frame(message)
+        return json.dumps(self.words(message), separators=(",", ":"), ensure_ascii=False)
 
     def deliver(self, message: Message) -> None:
         """Queue *message* for the client (an event it has had already is skipped)."""
@@ -80,7 +125,7 @@ class Connection:
             return
         if isinstance(message, Prompt) and not self.cursor.prompt_due(message.seq):
             return
-        self.push(frame(message))
+        self.push(frame(message) if self.words is None else self.frame(message))
 
     def push(self, text: str) -> None:
         if self.closed:

@@ -69,6 +69,8 @@ class HostedTable:
     #: People's seats a bot plays for now (zombie mode), and the grace timers of those away.
     stand_ins: set[int] = field(default_factory=set)
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    #: When the grace of each seat away runs out (the event loop's time): its ``presence``.
+    away_until: dict[int, float] = field(default_factory=dict)
     #: The turn timers (``None``: the table has none), the (turn, seat) they were last set
     #: for, and the task that watches them.
     clocks: Clocks | None = None

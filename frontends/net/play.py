@@ -1,6 +1,6 @@
 """The network clients' common steps (taking a seat, patiently; the server's refusals in
-words; the clock line; the rematch; leaving) and two of the clients: a bot in this process
-and a spectator. The person in this terminal is :mod:`.terminal_seat`'s.
+words; the clock line; the rematch; leaving) and one of the clients: a bot in this process.
+The person in this terminal is :mod:`.terminal_seat`'s, the spectator :mod:`.terminal_watch`'s.
 
 Each takes a seat (or watches) through :class:`~cinco.frontends.net.client.Session`, folds the
 stream the server sends, and acts only when the server prompts it.
@@ -15,14 +15,13 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from cinco.core.engine.events import SPECTATOR
 from cinco.core.engine.oracle import RulesOracle
 from cinco.core.host.declarations import Bot, BotContext
 from cinco.core.host.registry import Registry, default_registry
-from cinco.core.table.protocol import Envelope, Refused, Submit
+from cinco.core.table.protocol import Refused, Submit
 from cinco.core.words.i18n import N_, _
 from cinco.core.words.messages import render as render_message
-from cinco.frontends.narration import Narrator, describe_result
+from cinco.frontends.narration import describe_result
 
 from .client import Lobby, NetError, RemoteView, Session
 from .clock import clock_text
@@ -318,33 +317,3 @@ def _bot_seat(
             if exc.code != "name_taken":
                 raise
     return join_seat(lobby, code, None, book, who=who, wait=wait, say=say)
-
-
-# -- a spectator -----------------------------------------------------------------------------
-
-
-def watch(lobby: Lobby, code: str, *, out: Callable[[str], None] = print) -> int:
-    """Watch the table with watch code *code*, printing each move, until the game ends."""
-    session = Session(lobby, watch=code)
-    session.connect()
-    narrator: Narrator | None = None
-    told = 0
-    try:
-        while not session.view.over:
-            message = session.receive(timeout=1.0)
-            if not isinstance(message, Envelope):
-                continue
-            state = session.view.state
-            assert state is not None
-            if narrator is None:
-                narrator = Narrator(state.config, SPECTATOR)
-            narrator.feed(message.event)
-            for line in narrator.lines[told:]:
-                out(line.text)
-            told = len(narrator.lines)
-        state = session.view.state
-        if state is not None and state.result is not None:
-            out(describe_result(state.config, state.result))
-        return 0
-    finally:
-        session.close()

@@ -16,7 +16,7 @@ from types import FrameType
 
 from .app import create_app
 from .collector import keep_collections_short
-from .connection import MAX_MESSAGE
+from .connection import MAX_MESSAGE, PING_INTERVAL, PING_TIMEOUT
 from .lobby import LOBBY_BURST, LOBBY_RATE
 from .service import TableService
 from .storage import is_database_url, open_store
@@ -59,6 +59,8 @@ def serve(
         port=port,
         ws="websockets-sansio",
         ws_max_size=MAX_MESSAGE,
+        ws_ping_interval=PING_INTERVAL,  # a silent connection is noticed (connection.py)
+        ws_ping_timeout=PING_TIMEOUT,
         # Frames are a few hundred bytes of JSON: compressing each one cost a tenth of the
         # server's time under load (benchmarks/server_load.py) and saves next to nothing.
         ws_per_message_deflate=False,

@@ -54,7 +54,7 @@ from .lobby import (
 )
 from .seats import digest
 from .settings import ServerSettings
-from .stand_ins import StandIns
+from .stand_ins import StandIns, presences
 from .storage import LobbyStore
 from .store import CannotWrite, SeatRow, Store, TableRow
 from .timers import TurnTimers
@@ -409,6 +409,8 @@ class TableService:
         clock = self.timers.message(hosted)
         if clock is not None:
             connection.deliver(clock)
+        for message in presences(hosted, connection.viewer):
+            connection.deliver(message)
 
     def flush(self, hosted: HostedTable) -> None:
         """Pass on what the handles took in since the last flush (holding the table's lock)."""

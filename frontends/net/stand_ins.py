@@ -1,15 +1,50 @@
 """Zombie mode at ``cinco serve``: :class:`StandIns` starts a grace timer for each person
 with no connection (left, dropped, never came); once the table's ``grace`` seconds are up,
 the table's stand-in bot plays their seat (:meth:`Table.stand_in`) until they connect
-again."""
+again. Every viewer is told at once, by a ``presence`` message (not an event: the server's
+word on its connections), when a seat's connection drops, when its stand-in begins and when
+the person is back; and after each ``subscribe``, which seats are away now (:func:`presences`).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import math
 
-from cinco.core.table.protocol import Accepted
+from cinco.core.engine.events import Viewer
+from cinco.core.table.protocol import Accepted, Presence
+from cinco.core.words.messages import freeze
 
 from .hosted import HostedTable, TableStep
+
+
+def presence(hosted: HostedTable, seat: int, code: str) -> Presence:
+    """The ``presence`` message *code* about *seat* of *hosted*, as of now."""
+    params: dict[str, object] = {"name": hosted.seats[seat].name or f"Player {seat + 1}"}
+    if code != "seat_back":
+        params["bot"] = hosted.stand_in_bot
+    until = hosted.away_until.get(seat)
+    if code == "seat_away" and until is not None:
+        left = max(0.0, until - asyncio.get_running_loop().time())
+        params["seconds"] = math.ceil(left)
+        params["grace"] = hosted.grace
+    return Presence(hosted.id, seat, code, freeze(params))
+
+
+def presences(hosted: HostedTable, viewer: Viewer) -> list[Presence]:
+    """What *viewer* is told after it subscribes: each other seat away now, or played by its
+    stand-in."""
+    told = [presence(hosted, seat, "seat_away") for seat in sorted(hosted.away_until)]
+    told += [presence(hosted, seat, "seat_stand_in") for seat in sorted(hosted.stand_ins)]
+    return [message for message in told if message.seat != viewer]
+
+
+def announce(hosted: HostedTable, seat: int, code: str) -> None:
+    """Tell every viewer of *hosted* but *seat*'s own connection about *seat*."""
+    message = presence(hosted, seat, code)
+    for connection in hosted.connections:
+        if connection.viewer != seat:
+            connection.deliver(message)
 
 
 class StandIns:
@@ -27,13 +62,16 @@ class StandIns:
                 self.absent(hosted, index)
 
     def absent(self, hosted: HostedTable, seat: int) -> None:
-        """*seat* may have nobody connected: after the table's grace, a bot plays for it."""
+        """*seat* may have nobody connected: after the table's grace, a bot plays for it.
+        Everyone is told now (``seat_away``, with the seconds left)."""
         if hosted.table is None or hosted.state != "playing" or hosted.connected(seat):
             return
         if seat in hosted.stand_ins or seat in hosted.away:
             return
         loop = asyncio.get_running_loop()
         hosted.away[seat] = loop.create_task(self._stand_in_later(hosted, seat))
+        hosted.away_until[seat] = loop.time() + hosted.grace
+        announce(hosted, seat, "seat_away")
 
     async def _stand_in_later(self, hosted: HostedTable, seat: int) -> None:
         try:
@@ -43,6 +81,7 @@ class StandIns:
                 if hosted.away.get(seat) is not asyncio.current_task():
                     return
                 del hosted.away[seat]
+                hosted.away_until.pop(seat, None)
                 if table is None or hosted.state != "playing" or hosted.connected(seat):
                     return
                 reason = "left" if hosted.seats[seat].token_hash is None else "disconnected"
@@ -52,14 +91,17 @@ class StandIns:
                 if isinstance(answer, Accepted):
                     hosted.stand_ins.add(seat)
                 self._flush(hosted)
+                if isinstance(answer, Accepted):
+                    announce(hosted, seat, "seat_stand_in")
             self._kick(hosted)
         except asyncio.CancelledError:
             pass
 
     async def back(self, hosted: HostedTable, seat: int) -> None:
         """*seat*'s person connected (holding the table's lock): no grace timer, no
-        stand-in."""
+        stand-in. Everyone else is told (``seat_back``) if they were told the seat was away."""
         task = hosted.away.pop(seat, None)
+        was_away = hosted.away_until.pop(seat, None) is not None or seat in hosted.stand_ins
         if task is not None:
             task.cancel()
         table = hosted.table
@@ -68,3 +110,5 @@ class StandIns:
             if isinstance(answer, Accepted):
                 hosted.stand_ins.discard(seat)
             self._flush(hosted)
+        if was_away:
+            announce(hosted, seat, "seat_back")

@@ -6,7 +6,6 @@ and acts only when the server prompts it; at the game's end it offers a rematch.
 from __future__ import annotations
 
 import sys
-from functools import partial
 
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.events import Viewer
@@ -14,7 +13,8 @@ from cinco.core.table.protocol import Envelope, Hint, Hinted, Message, Refused, 
 from cinco.core.words.i18n import _
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal import parsing
-from cinco.frontends.terminal.app import describe_command
+from cinco.frontends.terminal.app import hint_message
+from cinco.frontends.terminal.hint import explained
 from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.table import TableView, render
 
@@ -88,6 +88,7 @@ class TerminalSeat:
         self.message = ""
         self.drawn = -2  # the event the table was last drawn at (-2: draw it again)
         self.suggestion: Command | None = None
+        self.waited = True  # keys typed before this seat's turn are thrown away
         session.listeners.append(self.feed)
         session.on_reconnect = self.reconnecting
 
@@ -101,8 +102,22 @@ class TerminalSeat:
         self.narrator.feed(message.event)
 
     def reconnecting(self) -> None:
-        self.screen.say(_("Reconnecting…"))
+        self.screen.say(_("Connection lost: reconnecting…"))
         self.drawn = -2  # the table is drawn again once the connection is back
+
+    def line_above(self) -> str:
+        """The line over the prompt: the clocks, and who is away (their grace counting
+        down); redrawn in place every second."""
+        view = self.session.view
+        return " · ".join(part for part in (clock_line(view), view.presence_text()) if part)
+
+    def _live_line(self) -> str:
+        """:meth:`line_above` while the person types; if the connection dropped meanwhile,
+        say so at once, and connect again (with ``after=SEQ``) without waiting for a key."""
+        if self.session.lost and not self.session.resume_now():
+            return _("Connection lost: reconnecting…")
+        self.session.take_waiting()  # a seat away, a clock: the session's thread waits
+        return self.line_above() or " "
 
     def draw(self, message: str = "", keys: bool = False, highlight: tuple[int, ...] = ()) -> None:
         state = self.session.view.state
@@ -124,7 +139,7 @@ class TerminalSeat:
             can_draw=legal is not None and legal.can_draw,
             can_exchange=legal is not None and legal.can_exchange,
             quit_key=_("q leave (you can rejoin)"),
-            clocks=clock_line(self.session.view),
+            clocks=self.line_above() or (" " if keys else ""),  # a line to redraw in place
         )
         self.screen.clear()
         self.screen.show(render(view, self.screen.style()))
@@ -150,20 +165,24 @@ class TerminalSeat:
         """Not this seat's turn: draw the table again if something happened, else tick the
         clock line if a clock runs."""
         view = self.session.view
-        if view.seq != self.drawn:
+        if view.seq != self.drawn or (self.line_above() != self.clocks and not self.clocks):
             self.draw(self.message)
-            self.drawn, self.clocks = view.seq, clock_line(view)
-        elif (now := clock_line(view)) != self.clocks:  # a clock runs
+            self.drawn, self.clocks = view.seq, self.line_above()
+        elif (now := self.line_above()) != self.clocks:  # a clock or a grace runs
             self.clocks = now
             self.screen.rewrite_line_above(self.clocks)
+        self.waited = True
+        if self.screen.wait():  # q answers now; a move or h typed ahead is thrown away
+            self.drawn = -2  # what it echoed is wiped
 
     def _turn(self) -> None:
         """This seat is prompted: ask for a line, and do what it says."""
         self.draw(self.message, keys=True)
         self.message = ""
-        view = self.session.view
-        live = partial(clock_line, view) if view.clock else None
-        intent = parsing.parse(self.screen.ask(_("Your move: "), live=live))
+        if self.waited:  # as locally: keys typed before the turn are not a move
+            self.screen.flush_input()
+            self.waited = False
+        intent = parsing.parse(self.screen.ask(_("Your move: "), live=self._live_line))
         if isinstance(intent, parsing.Quit):
             raise QuitGame
         if isinstance(intent, parsing.Undo):
@@ -190,13 +209,10 @@ class TerminalSeat:
 
     def _hint(self) -> None:
         hinted = self.session.request(Hint())
-        if isinstance(hinted, Hinted):
+        state = self.session.view.state
+        if isinstance(hinted, Hinted) and state is not None:
             self.suggestion = hinted.command
-            self.message = _("Hint ({bot}): {move} — {reason}. Enter plays it.").format(
-                bot=hinted.bot,
-                move=describe_command(hinted.command),
-                reason=hinted.reason or "",
-            )
+            self.message = hint_message(explained(hinted, state, self.seat))
         elif isinstance(hinted, Refused):
             self.message = refusal_text(hinted)
 

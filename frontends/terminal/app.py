@@ -37,7 +37,7 @@ from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.options import PlayOptions, clean_name
 from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.help import help_text
-from cinco.frontends.terminal.hint import hint
+from cinco.frontends.terminal.hint import HintAnswer, hint
 from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.setup import ask_setup
 from cinco.frontends.terminal.table import Style, TableView, render
@@ -104,6 +104,17 @@ def command_keys(command: Command) -> str:
     if isinstance(command, PlayCard):
         return f"{command.card} {command.space}" if command.space else str(command.card)
     return "d" if isinstance(command, Draw) else "x"
+
+
+def hint_message(answer: HintAnswer) -> str:
+    """``Hint (ismcts): play 34 on 36 — it blocks a line …. Enter plays it (34 36).``: a
+    hint as shown here and by ``cinco join``."""
+    return _("Hint ({bot}): {move} — {reason}. Enter plays it ({keys}).").format(
+        bot=answer.bot,
+        move=describe_command(answer.command),
+        reason=answer.reason,
+        keys=command_keys(answer.command),
+    )
 
 
 @dataclass
@@ -366,7 +377,8 @@ class TerminalGame:
             self.draw(self.owner)
             with self.screen.console.status(_("{name} is thinking…").format(name=name)):
                 answer = self.table.play_bot_turn()
-                time.sleep(max(0.0, self.delay - (time.monotonic() - started)))
+                # q typed meanwhile answers now; other keys are thrown away
+                self.screen.wait(max(0.0, self.delay - (time.monotonic() - started)))
         else:
             answer = self.table.play_bot_turn()
             time.sleep(max(0.0, self.delay - (time.monotonic() - started)))
@@ -573,13 +585,7 @@ class TerminalGame:
             return answer.message, (), None
         command = answer.command
         space = command.space if isinstance(command, PlayCard) else None
-        message = _("Hint ({bot}): {move} — {reason}. Enter plays it ({keys}).").format(
-            bot=answer.bot,
-            move=describe_command(command),
-            reason=answer.reason,
-            keys=command_keys(command),
-        )
-        return message, ((space,) if space else ()), command
+        return hint_message(answer), ((space,) if space else ()), command
 
     def show_help(self, seat: int) -> None:
         self.screen.clear()

@@ -14,7 +14,7 @@ from cinco.core.engine.board import windows_through
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.state import FREE, GameState
 from cinco.core.table.handle import SeatHandle
-from cinco.core.table.protocol import Refused
+from cinco.core.table.protocol import Hinted, Refused
 from cinco.core.words.i18n import _
 from cinco.frontends.narration import join_names, number_word, seat_name
 
@@ -40,7 +40,14 @@ def hint(handle: SeatHandle) -> HintAnswer | Refused:
         return answer
     seat = handle.seat
     assert seat is not None  # a spectator's hint is refused by the table
-    reason = answer.reason or explain_move(handle.view, seat, answer.command)
+    return explained(answer, handle.view, seat)
+
+
+def explained(answer: Hinted, view: GameState, seat: int) -> HintAnswer:
+    """A table's hint for *seat* with its reason: the bot's own, else the geometry of the
+    move on the seat's *view*, in this screen's language. A local table's hint and a
+    server's (which sends only the bot's own reason) are explained here alike."""
+    reason = answer.reason or explain_move(view, seat, answer.command)
     return HintAnswer(answer.command, reason, answer.bot)
 
 

@@ -13,8 +13,10 @@ own escape codes (colours, clearing) reach the terminal.
 from __future__ import annotations
 
 import os
+import select
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -30,6 +32,7 @@ from rich.segment import Segment
 from rich.text import Text
 
 from cinco.frontends.cli_options import clean_text
+from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.table import Style
 
 
@@ -72,6 +75,37 @@ def flush_typeahead() -> None:
         termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
     except (ImportError, OSError, ValueError, AttributeError):  # not a POSIX terminal
         return
+
+
+def typed_while_waiting(timeout: float = 0.0) -> bool:
+    """While it is not the player's turn: wait up to *timeout* seconds for lines typed, and
+    read them all. ``q`` (or any word for quitting, or the end of input) raises
+    :class:`QuitGame` at once; anything else is thrown away, as keys typed before a prompt
+    are (:func:`flush_typeahead`): a move or a hint typed ahead is not done later. Only a
+    terminal is read this way: a script's lines wait for the prompts they answer. Returns
+    whether lines were thrown away (their echo is on the screen: draw it again)."""
+    try:
+        if not sys.stdin.isatty():
+            return False
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError, AttributeError):
+        return False
+    thrown = False
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            ready, _w, _x = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                return thrown
+            data = os.read(fd, 4096)  # a terminal reads a line at a time
+        except (OSError, ValueError):
+            return thrown
+        if not data:
+            raise QuitGame  # the end of input (Ctrl-D)
+        for line in data.decode(errors="replace").splitlines():
+            if isinstance(parsing.parse(line), parsing.Quit):
+                raise QuitGame
+        thrown = True  # and wait on, until the deadline
 
 
 class Screen:
@@ -125,6 +159,14 @@ class Screen:
     def flush_input(self) -> None:
         """Forget type-ahead (see :func:`flush_typeahead`)."""
         flush_typeahead()
+
+    def wait(self, seconds: float = 0.0) -> bool:
+        """It is not the player's turn: wait *seconds*, ``q`` answering at once (see
+        :func:`typed_while_waiting`). Returns whether keys typed were thrown away."""
+        if self.interactive:
+            return typed_while_waiting(seconds)
+        time.sleep(max(0.0, seconds))
+        return False
 
     def blank(self, lines: int) -> None:
         """Plain text: push what is on screen out of sight with *lines* empty lines."""

@@ -13,12 +13,13 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
+from live_server import Server
 
 from cinco.core.engine.commands import Draw
 from cinco.core.table.protocol import Refused
 from cinco.core.words.i18n import _
 from cinco.frontends.kivy_app.remote_session import RemoteSession
-from cinco.frontends.net.client import Lobby
+from cinco.frontends.net.client import Lobby, Session
 from cinco.frontends.net.play import SERVER_WORDS
 
 
@@ -94,3 +95,36 @@ def test_a_spectator_has_no_seat_to_act_for() -> None:
     assert isinstance(refused, Refused) and refused.code == "not_seated"
     assert session.humans == () and session.undo_refusal() == Refused("not_seated").message
     session.close()  # never started: nothing to join
+
+
+def test_the_app_shows_another_seats_drop_and_its_return(server: Server) -> None:
+    """Against a real server (issue 24): Ann's connection drops, and Bob's app says so at once,
+    the grace counting down; she is back, and it says nothing any more."""
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 2, "grace": 60})
+    ann_seat, bob_seat = (lobby.join(table["code"], name) for name in ("Ann", "Bob"))
+    ui_thread: queue.Queue[Callable[[], None]] = queue.Queue()
+    bob = RemoteSession(
+        lobby, on_ui_thread=ui_thread.put, table=table["table"], token=bob_seat["token"], seat=1
+    )
+    ann = Session(lobby, table=table["table"], token=ann_seat["token"], seat=0)
+    ann.connect()
+    bob.start()
+
+    def until(done: Callable[[], bool]) -> None:
+        while not done():
+            ui_thread.get(timeout=20)()  # as the UI thread would
+
+    try:
+        until(lambda: bob.started and bob.link == "online")
+        assert bob.banner() == ""
+        ann.close()
+        until(lambda: bob.banner().startswith("Ann is not connected"))
+        assert bob.banner().endswith("unless they connect.")
+        back = lobby.rejoin(table["table"], ann_seat["token"])
+        ann = Session(lobby, table=table["table"], token=back["token"], seat=0)
+        ann.connect()
+        until(lambda: bob.banner() == "")
+    finally:
+        ann.close()
+        bob.close()

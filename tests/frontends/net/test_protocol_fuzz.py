@@ -40,6 +40,7 @@ from cinco.core.table.protocol import (
     Hint,
     Hinted,
     Message,
+    Presence,
     Prompt,
     Refused,
     Submit,
@@ -85,6 +86,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     "refused": Refused("busy").to_dict(),
     "hinted": Hinted(Draw(0), "greedy", None).to_dict(),
     "clock": Clock("t", 3, (10.0, 12.5), 0, 60.0, 5.0).to_dict(),
+    "presence": Presence("t", 1, "seat_away", (("name", "Bob"), ("seconds", 60))).to_dict(),
 }
 assert set(REQUEST_EXAMPLES) == REQUESTS and set(SERVER_EXAMPLES) | REQUESTS == set(SCHEMAS)
 

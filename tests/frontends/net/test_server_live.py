@@ -220,10 +220,10 @@ def test_a_move_typed_across_a_restart_is_played_once(server: Server, tmp_path: 
     try:
         screen = terminal.wait_for(lambda s: "Your move:" in s, "Ann's prompt")
         before = len(lobby.record(table["table"], table["owner"]).splitlines())
-        server.kill()  # while she thinks
+        server.kill()  # while she thinks: her client says so at once, no key typed
+        terminal.wait_for(lambda s: "Connection lost: reconnecting…" in s, "the client saying so")
         server.start()
         terminal.keys("x")  # her hand is full: she exchanges it
-        terminal.wait_for(lambda s: "Reconnecting…" in s, "the client saying so")
         screen = terminal.wait_for(lambda s: "You exchanged your hand" in s, "her exchange")
         assert "connection to the server was lost" not in screen
     finally:

@@ -1,5 +1,6 @@
 """``benchmarks/server_load.py`` still runs against a real ``cinco serve`` (its figures are for
-people: nothing here is timed). A small step: 3 tables of 4 clients for two seconds."""
+people: nothing here is timed). A small step: 3 tables of 4 clients for two seconds, two of each
+table's four connecting as the web client's pages do."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def test_server_load_plays_tables_and_prints_latencies() -> None:
             "4",
             "--idle",
             "3",
+            "--web",
+            "0.5",
         ],
         capture_output=True,
         text=True,
@@ -46,5 +49,10 @@ def test_server_load_plays_tables_and_prints_latencies() -> None:
     # 3 tables at 4 actions a second: the server carried out moves, refused none, dropped nobody
     assert actions_per_second > 0
     assert (refused, dropped) == ("0", "0")
+    # two seats a table were web pages (subprotocol, ?lang=): they played, and every file of
+    # the page they fetched a second time with its ETag was answered 304
+    web = re.search(r"web pages: 6 of 12 .* (\d+) revalidated \(304\), (\d+) failed", result.stdout)
+    assert web is not None, result.stdout
+    assert int(web[1]) > 0 and web[2] == "0"
     assert re.search(r"memory per idle table: -?\d+ KiB", result.stdout)
     assert "largest step with p99 <= 100 ms" in result.stdout

@@ -117,7 +117,10 @@ def test_every_frame_is_its_viewers_projection(
         for frame in events:
             assert frame["event"] == referee[frame["seq"]].seen_by(viewer).to_dict()
         assert all(f["seat"] == viewer for f in got if f["type"] == "prompt")
-        assert {f["type"] for f in got} <= {"event", "prompt", "accepted", "clock"}
+        assert {f["type"] for f in got} <= {"event", "prompt", "accepted", "clock", "presence"}
+        for frame in (f for f in got if f["type"] == "presence"):  # a seat away: public words
+            assert frame["seat"] != viewer
+            assert set(frame["params"]) <= {"name", "seconds", "grace", "bot"}
         check_clocks([f for f in got if f["type"] == "clock"], players, everyone)
 
 
