@@ -39,6 +39,12 @@ export class Game {
       return;
     }
     this.build().then(() => this.connect());
+    // The browser knows first when its network goes: say so at once and reconnect as soon as
+    // it is back, rather than wait for the socket's close, which can take a while offline.
+    this.wentOffline = () => this.networkLost();
+    this.cameOnline = () => this.networkBack();
+    window.addEventListener("offline", this.wentOffline);
+    window.addEventListener("online", this.cameOnline);
     this.ticker = setInterval(() => {
       this.drawClocks();
       this.drawCounting();
@@ -47,6 +53,8 @@ export class Game {
 
   close() {
     this.closed = true;
+    window.removeEventListener("offline", this.wentOffline);
+    window.removeEventListener("online", this.cameOnline);
     clearInterval(this.ticker);
     clearTimeout(this.retry);
     if (this.socket) this.socket.close(1000);
@@ -157,6 +165,19 @@ export class Game {
     socket.onclose = (event) => {
       if (this.socket === socket) this.dropped(event.code);
     };
+  }
+
+  networkLost() {
+    const socket = this.socket;
+    if (!socket || this.closed) return;
+    this.dropped(1006);  // forgets the socket first, so its late close is not a second drop
+    try { socket.close(); } catch (error) { /* already closing */ }
+  }
+
+  networkBack() {
+    if (this.socket || this.closed) return;
+    clearTimeout(this.retry);
+    this.connect();
   }
 
   dropped(code) {
