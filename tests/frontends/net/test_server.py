@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 
 pytest.importorskip("starlette")
@@ -20,14 +19,12 @@ pytest.importorskip("websockets")
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from ws_frames import Frame, auth, is_answer, msg, until
 
 from cinco.core.engine.events import event_from_dict
-from cinco.core.table.protocol import PROTOCOL_VERSION
 from cinco.frontends.net.app import create_app
 from cinco.frontends.net.connection import MAX_MESSAGE
 from cinco.frontends.net.store import digest
-
-Frame = dict[str, Any]
 
 
 @pytest.fixture
@@ -39,49 +36,6 @@ def db(tmp_path: Path) -> Path:
 def client(db: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db)) as test_client:
         yield test_client
-
-
-def auth(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
-
-
-def msg(kind: str, **fields: Any) -> str:
-    return json.dumps({"type": kind, "v": PROTOCOL_VERSION, **fields})
-
-
-#: How long a test waits for the server's next frame before it fails (a table that never
-#: answers must fail its test, not hold the whole run).
-FRAME_WAIT = 60.0
-
-
-def receive_text(ws: Any, seconds: float = FRAME_WAIT) -> str:
-    """The next text frame of a TestClient WebSocket session, waiting *seconds* at most."""
-
-    async def next_message() -> Any:
-        with anyio.fail_after(seconds):
-            return await ws._send_rx.receive()
-
-    try:
-        message = ws.portal.call(next_message)
-    except TimeoutError:
-        raise AssertionError(f"no frame from the server in {seconds:.0f} s") from None
-    ws._raise_on_close(message)
-    return str(message["text"])
-
-
-def until(ws: Any, done: Callable[[Frame], bool], frames: list[Frame] | None = None) -> Frame:
-    """Read frames (into *frames*) until one satisfies *done*; return it."""
-    for _ in range(5000):
-        frame = json.loads(receive_text(ws))
-        if frames is not None:
-            frames.append(frame)
-        if done(frame):
-            return frame
-    raise AssertionError("no such frame came")
-
-
-def is_answer(frame: Frame) -> bool:
-    return frame["type"] in ("accepted", "refused", "hinted")
 
 
 def a_move(prompt: Frame) -> Frame:

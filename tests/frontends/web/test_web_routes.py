@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -18,12 +18,12 @@ import pytest
 
 pytest.importorskip("starlette")
 
-import anyio
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from ws_frames import auth, is_answer, msg, until
 
 from cinco.core.engine.board import COORDINATES, ring_of
-from cinco.core.table.protocol import PROTOCOL_VERSION, Presence
+from cinco.core.table.protocol import Presence
 from cinco.core.words.i18n import LANGUAGES, speaking, translations_for
 from cinco.core.words.messages import render
 from cinco.frontends.net.app import CLOSE_UNKNOWN_LANGUAGE, create_app
@@ -31,50 +31,6 @@ from cinco.frontends.web.narrated import Words
 from cinco.frontends.web.routes import STATIC, page_texts
 
 PAGES = ("/", "/join/ABCD-EFGH-JKMN", "/watch/ABCD-EFGH-JKMN")
-
-Frame = dict[str, Any]
-
-
-def auth(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
-
-
-def msg(kind: str, **fields: Any) -> str:
-    return json.dumps({"type": kind, "v": PROTOCOL_VERSION, **fields})
-
-
-#: How long a test waits for the server's next frame before it fails (never hangs the run).
-FRAME_WAIT = 30.0
-
-
-def receive_text(ws: Any, seconds: float = FRAME_WAIT) -> str:
-    """The next text frame of a TestClient WebSocket session, waiting *seconds* at most."""
-
-    async def next_message() -> Any:
-        with anyio.fail_after(seconds):
-            return await ws._send_rx.receive()
-
-    try:
-        message = ws.portal.call(next_message)
-    except TimeoutError:
-        raise AssertionError(f"no frame from the server in {seconds:.0f} s") from None
-    ws._raise_on_close(message)
-    return str(message["text"])
-
-
-def until(ws: Any, done: Callable[[Frame], bool], frames: list[Frame] | None = None) -> Frame:
-    """Read frames (into *frames*) until one satisfies *done* (at most 5000)."""
-    for _ in range(5000):
-        frame: Frame = json.loads(receive_text(ws))
-        if frames is not None:
-            frames.append(frame)
-        if done(frame):
-            return frame
-    raise AssertionError("no such frame came")
-
-
-def is_answer(frame: Frame) -> bool:
-    return frame["type"] in ("accepted", "refused", "hinted")
 
 
 def new_table(client: TestClient, **settings: Any) -> dict[str, Any]:
