@@ -415,6 +415,9 @@ export class Game {
       this.rematchButton.hidden = !state.over;
       this.invites.hidden = !this.seat.code || state.over;
       if (this.inviteSeats) this.inviteSeats.hidden = !!state.config;
+      // Once the game is on, the watch link goes below the hand, the players and the moves.
+      const side = this.invites.parentNode;
+      if (state.config && side && side.lastChild !== this.invites) side.append(this.invites);
     }
   }
 
