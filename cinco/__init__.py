@@ -33,10 +33,16 @@ __version__ = "0.1.0"
 # command line start quickly (`cinco --help` needs none of the engine). __all__ is _EXPORTS'
 # names.
 if TYPE_CHECKING:
+    from cinco.core.engine.actions import ActionSpec as ActionSpec
+    from cinco.core.engine.actions import Effect as Effect
+    from cinco.core.engine.actions import Place as Place
+    from cinco.core.engine.actions import Remove as Remove
+    from cinco.core.engine.actions import Take as Take
     from cinco.core.engine.board import SPACES as SPACES
     from cinco.core.engine.board import coordinates as coordinates
     from cinco.core.engine.board import neighbours as neighbours
     from cinco.core.engine.board import space_at as space_at
+    from cinco.core.engine.commands import Act as Act
     from cinco.core.engine.commands import Command as Command
     from cinco.core.engine.commands import Draw as Draw
     from cinco.core.engine.commands import Exchange as Exchange
@@ -52,6 +58,7 @@ if TYPE_CHECKING:
     from cinco.core.engine.errors import RecordError as RecordError
     from cinco.core.engine.events import REFEREE as REFEREE
     from cinco.core.engine.events import SPECTATOR as SPECTATOR
+    from cinco.core.engine.events import ActionTaken as ActionTaken
     from cinco.core.engine.events import CardDrawn as CardDrawn
     from cinco.core.engine.events import CardPlayed as CardPlayed
     from cinco.core.engine.events import DeckShuffled as DeckShuffled
@@ -60,13 +67,14 @@ if TYPE_CHECKING:
     from cinco.core.engine.events import GameStarted as GameStarted
     from cinco.core.engine.events import HandDiscarded as HandDiscarded
     from cinco.core.engine.events import Notice as Notice
+    from cinco.core.engine.events import TokenRemoved as TokenRemoved
     from cinco.core.engine.events import TurnEnded as TurnEnded
     from cinco.core.engine.events import event_from_dict as event_from_dict
+    from cinco.core.engine.legal import LegalActions as LegalActions
     from cinco.core.engine.outcome import ONGOING as ONGOING
     from cinco.core.engine.outcome import Outcome as Outcome
     from cinco.core.engine.params import STANDARD_PARAMS as STANDARD_PARAMS
     from cinco.core.engine.params import GameParams as GameParams
-    from cinco.core.engine.rules import LegalActions as LegalActions
     from cinco.core.engine.rules import RuleSet as RuleSet
     from cinco.core.engine.rules import decide as decide
     from cinco.core.engine.state import UNKNOWN as UNKNOWN
@@ -91,10 +99,16 @@ if TYPE_CHECKING:
 
 #: Each public name, and the module it is imported from.
 _EXPORTS: dict[str, str] = {
+    "ActionSpec": "cinco.core.engine.actions",
+    "Effect": "cinco.core.engine.actions",
+    "Place": "cinco.core.engine.actions",
+    "Remove": "cinco.core.engine.actions",
+    "Take": "cinco.core.engine.actions",
     "SPACES": "cinco.core.engine.board",
     "coordinates": "cinco.core.engine.board",
     "neighbours": "cinco.core.engine.board",
     "space_at": "cinco.core.engine.board",
+    "Act": "cinco.core.engine.commands",
     "Command": "cinco.core.engine.commands",
     "Draw": "cinco.core.engine.commands",
     "Exchange": "cinco.core.engine.commands",
@@ -110,6 +124,7 @@ _EXPORTS: dict[str, str] = {
     "RecordError": "cinco.core.engine.errors",
     "REFEREE": "cinco.core.engine.events",
     "SPECTATOR": "cinco.core.engine.events",
+    "ActionTaken": "cinco.core.engine.events",
     "CardDrawn": "cinco.core.engine.events",
     "CardPlayed": "cinco.core.engine.events",
     "DeckShuffled": "cinco.core.engine.events",
@@ -118,13 +133,14 @@ _EXPORTS: dict[str, str] = {
     "GameStarted": "cinco.core.engine.events",
     "HandDiscarded": "cinco.core.engine.events",
     "Notice": "cinco.core.engine.events",
+    "TokenRemoved": "cinco.core.engine.events",
     "TurnEnded": "cinco.core.engine.events",
     "event_from_dict": "cinco.core.engine.events",
     "ONGOING": "cinco.core.engine.outcome",
     "Outcome": "cinco.core.engine.outcome",
     "STANDARD_PARAMS": "cinco.core.engine.params",
     "GameParams": "cinco.core.engine.params",
-    "LegalActions": "cinco.core.engine.rules",
+    "LegalActions": "cinco.core.engine.legal",
     "RuleSet": "cinco.core.engine.rules",
     "decide": "cinco.core.engine.rules",
     "UNKNOWN": "cinco.core.engine.state",

@@ -35,10 +35,13 @@ from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT
 from cinco.core.bots.statistics import Report, Sprt
 from cinco.core.bots.tournament import default_jobs
 from cinco.core.engine.errors import CincoError
+from cinco.core.host.registry import default_registry
 from cinco.core.words.i18n import N_, _, ngettext
 from cinco.core.words.messages import end_reason
-from cinco.frontends.cli_options import SEED, Seconds, batch_options, clean_text
+from cinco.core.words.numbers import decimal, local, percent, whole
+from cinco.frontends.cli_options import SEED, Seconds, batch_options, clean_text, parse_settings
 from cinco.frontends.options import check_layout
+from cinco.frontends.plugin_settings import chosen_settings
 from cinco.frontends.terminal.screen import CleanHook
 
 #: The longest --budget: an hour a move.
@@ -199,6 +202,7 @@ def arena(
     beta: float,
     isolate: bool,
     turn_limit: int,
+    settings: tuple[str, ...],
     records: Path | None,
     as_json: bool,
     csv_file: Path | None,
@@ -246,6 +250,8 @@ def arena(
             records=records,
             turn_limit=turn_limit,
             isolate=isolate,
+            # The settings file's, then --setting's: the same in every worker's games.
+            settings=tuple(chosen_settings(default_registry(), parse_settings(settings)).items()),
         )
         with _sigterm_ends_the_tournament(), _executor(scheduler) as (executor, slots):
             report = _run_with_progress(
@@ -301,7 +307,7 @@ def _executor(scheduler: str | None) -> Iterator[tuple[Executor | None, int | No
                 _(
                     "No worker joined the Dask scheduler at {address} in {seconds:.0f} s: start "
                     "some with `dask worker {address}`."
-                ).format(address=scheduler, seconds=WORKERS_TIMEOUT)
+                ).format(address=scheduler, **local(seconds=WORKERS_TIMEOUT))
             ) from None
         slots = sum(client.nthreads().values())
         # pure=False: every task is played, never taken for another with the same arguments.
@@ -391,16 +397,18 @@ def _sprt_lines(report: Report) -> list[str]:
         ).format(
             first=first,
             second=second,
-            elo0=test.elo0,
-            elo1=test.elo1,
-            alpha=test.alpha,
-            beta=test.beta,
-            wins=outcome.wins,
-            draws=outcome.draws,
-            losses=outcome.losses,
+            **local(
+                elo0=test.elo0,
+                elo1=test.elo1,
+                alpha=test.alpha,
+                beta=test.beta,
+                wins=outcome.wins,
+                draws=outcome.draws,
+                losses=outcome.losses,
+            ),
         ),
         _("LLR {llr:.3f} (bounds {lower:.3f}, {upper:.3f})").format(
-            llr=outcome.llr, lower=outcome.lower, upper=outcome.upper
+            **local(llr=outcome.llr, lower=outcome.lower, upper=outcome.upper)
         ),
     ]
     if outcome.verdict == "H1":
@@ -416,7 +424,7 @@ def _sprt_lines(report: Report) -> list[str]:
             report.spec.games,
         )
     lines.append(
-        verdict.format(first=first, second=second, elo1=test.elo1, games=report.spec.games)
+        verdict.format(first=first, second=second, **local(elo1=test.elo1, games=report.spec.games))
     )
     return lines
 
@@ -461,42 +469,44 @@ def _print_report(report: Report) -> None:
     for s in sorted(report.standings, key=lambda s: -s.elo):
         table.add_row(
             s.entrant,
-            str(s.games),
-            str(s.wins),
-            str(s.draws),
-            str(s.losses),
-            f"{s.win_rate:.1%}",
-            f"{s.ci_low:.1%} – {s.ci_high:.1%}",
-            f"{s.elo:.0f}",
+            whole(s.games),
+            whole(s.wins),
+            whole(s.draws),
+            whole(s.losses),
+            percent(s.win_rate, 1),
+            f"{percent(s.ci_low, 1)} – {percent(s.ci_high, 1)}",
+            decimal(s.elo, 0),
         )
     console.print(table)
     lines = [
-        _("Draws: {n}").format(n=report.draws),
+        _("Draws: {n}").format(n=whole(report.draws)),
         _("How the games ended: {reasons}").format(
-            reasons=", ".join(f"{end_reason(k)} {v}" for k, v in report.reasons.items()) or "-"
+            reasons=", ".join(f"{end_reason(k)} {whole(v)}" for k, v in report.reasons.items())
+            or "-"
         ),
-        _("Mean game length: {turns:.1f} turns").format(turns=report.mean_turns),
+        _("Mean game length: {turns:.1f} turns").format(**local(turns=report.mean_turns)),
         _(
             "First seat won {share:.1%} of decided games (95%: {low:.1%} – {high:.1%}; "
             "no advantage would be {fair:.1%})"
         ).format(
-            share=report.first_seat_wins,
-            low=report.first_seat_ci[0],
-            high=report.first_seat_ci[1],
-            fair=report.fair_share,
+            **local(
+                share=report.first_seat_wins,
+                low=report.first_seat_ci[0],
+                high=report.first_seat_ci[1],
+                fair=report.fair_share,
+            )
         ),
-        _("Time: {seconds:.1f} s").format(seconds=report.seconds),
+        _("Time: {seconds:.1f} s").format(**local(seconds=report.seconds)),
         _("Seed: {seed} (game k plays deal seed + k // seatings)").format(seed=spec.seed),
     ]
     if spec.isolate:
         lines.append(_("Every bot played in its own process, seeing only its seat."))
     if report.sprt is not None:
         lines.extend(_sprt_lines(report))
-    if report.replaced:
-        lines.append(
-            _("Moves replaced by random ones (bot failed, illegal or too slow): {n}").format(
-                n=report.replaced
-            )
+    lines.append(
+        _("Moves replaced by random ones (bot failed, illegal or too slow): {counts}").format(
+            counts=", ".join(f"{s.entrant} {whole(s.replaced)}" for s in report.standings)
         )
+    )
     for line in lines:
         console.print(line)

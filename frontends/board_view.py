@@ -17,8 +17,10 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -172,18 +174,43 @@ def render_board(
     return text
 
 
-def legend(teams: int = 0, *, color: bool = True, ascii_only: bool = False) -> Text:
-    """One line naming the first *teams* team symbols and the marks, for under the board."""
+def legend(
+    teams: int = 0, *, color: bool = True, ascii_only: bool = False, width: int | None = None
+) -> Text:
+    """The first *teams* team symbols and the marks, for under the board: one line, or, when
+    that line is wider than *width* (a translation longer than the board), as many lines as
+    it takes, broken between its items, never inside one.
+
+    >>> print(legend(color=False, width=30).plain)
+    < last move  * legal space
+    ! winning line
+    """
+    template = _("{last} last move  {legal} legal space  {win} winning line")
+    # The items: each team's symbol and name, then each mark's (a translation's item starts
+    # at its placeholder, however it is spaced).
+    marks = [
+        part.format(last=MARK_LAST, legal=MARK_LEGAL, win=MARK_WIN).strip()
+        for part in re.split(r"(?=\{(?:last|legal|win)\})", template)
+    ]
+    items = [
+        (team_symbol(team, ascii_only) + f" {team_name(team)}", team_style(team), True)
+        for team in range(teams)
+    ] + [(item, Style(dim=True), False) for item in marks if item]
     text = Text(no_wrap=True, overflow="ellipsis")
-    for team in range(teams):
-        text.append(team_symbol(team, ascii_only), style=team_style(team) if color else "")
-        text.append(f" {team_name(team)}  ")
-    text.append(
-        _("{last} last move  {legal} legal space  {win} winning line").format(
-            last=MARK_LAST, legal=MARK_LEGAL, win=MARK_WIN
-        ),
-        style="dim" if color else "",
-    )
+    column = 0
+    for item, style, team in items:
+        if column and width is not None and column + 2 + cell_len(item) > width:
+            text.append("\n")
+            column = 0
+        elif column:
+            text.append("  ")
+            column += 2
+        if team:  # only the symbol in the team's colour
+            text.append(item[0], style=style if color else "")
+            text.append(item[1:])
+        else:
+            text.append(item, style=style if color else "")
+        column += cell_len(item)
     return text
 
 

@@ -35,13 +35,16 @@ from cinco.core.words.i18n import N_, _, ngettext
 #: The option's name (a group option: it goes before the subcommand).
 LANG_OPTION = "--lang"
 
+#: click's help for ``--help`` (its English msgid).
+HELP_OPTION_HELP = N_("Show this message and exit.")
+
 # click's own texts that a user of `cinco` reads, so that the extractor puts them in Cinco's
 # catalog (click looks them up through gettext; see localize_click).
 CLICK_TEXTS = (
     N_("Usage:"),
     N_("Options"),
     N_("Commands"),
-    N_("Show this message and exit."),
+    HELP_OPTION_HELP,
     N_("Show the version and exit."),
     N_("Error: {message}"),
     N_("Try '{command} {option}' for help."),
@@ -59,6 +62,58 @@ CLICK_TEXTS = (
     N_("{value!r} is not a valid float."),
     N_("{value} is not in the range {range}."),
 )
+
+
+#: The placeholders the help shows for what a user types (metavars), and the usage line's:
+#: in the user's language too (``cinco [ОПЦІЇ]`` ...). click makes a type's placeholder from its
+#: name (``INTEGER RANGE``); the commands name theirs (``SEAT=NAME[:LEVEL]``). A placeholder
+#: not listed here is shown as it is; a choice (``[cli|kivy]``) lists what is typed, unchanged.
+METAVARS = (
+    N_("[OPTIONS]"),
+    N_("[COMMAND] [ARGS]..."),
+    N_("COMMAND [ARGS]..."),
+    N_("INTEGER"),
+    N_("INTEGER RANGE"),
+    N_("FLOAT"),
+    N_("FLOAT RANGE"),
+    N_("TEXT"),
+    N_("BOOLEAN"),
+    N_("FILE"),
+    N_("FILENAME"),
+    N_("DIRECTORY"),
+    N_("PATH"),
+    N_("SECONDS"),
+    N_("N"),
+    N_("NAME"),
+    N_("CODE"),
+    N_("ID"),
+    N_("URL"),
+    N_("TOKEN"),
+    N_("RECORD"),
+    N_("NAME=VALUE"),
+    N_("SEAT=NAME"),
+    N_("SEAT=NAME[:LEVEL]"),
+    N_("NAME[:LEVEL]"),
+    N_("NAME[,NAME...]"),
+    N_("A,B[,...]"),
+    N_("RESERVE[+INCREMENT]"),
+    N_("tcp://HOST:PORT"),
+)
+
+#: click's name of a type → its placeholder, for the types that name none themselves.
+_TYPE_METAVARS = {
+    "integer": "INTEGER",
+    "integer range": "INTEGER RANGE",
+    "float": "FLOAT",
+    "float range": "FLOAT RANGE",
+    "text": "TEXT",
+    "boolean": "BOOLEAN",
+    "file": "FILE",
+    "filename": "FILENAME",
+    "directory": "DIRECTORY",
+    "path": "PATH",
+    "seconds": "SECONDS",
+}
 
 
 def _click_plurals(n: int) -> tuple[str, ...]:
@@ -122,16 +177,67 @@ def _translate_attributes(thing: Any, names: tuple[str, ...]) -> None:
             setattr(thing, name, _(inspect.cleandoc(msgid)))
 
 
+def english_metavar(param: click.Parameter) -> str | None:
+    """The placeholder click would show for *param* in English: its own, else its type's
+    (``None``: the type shows its own, such as a choice's ``[cli|kivy]``).
+
+    >>> english_metavar(click.Option(["--games"], type=click.IntRange(1)))
+    'INTEGER RANGE'
+    >>> english_metavar(click.Argument(["record"])), english_metavar(click.Option(["--x"]))
+    ('RECORD', 'TEXT')
+    """
+    saved = param.__dict__.get(_MSGID, {})
+    if "metavar" in saved:  # already shown in some language: the English kept then
+        return saved["metavar"]  # type: ignore[no-any-return]
+    if param.metavar is not None:
+        return param.metavar
+    if param.type.get_metavar(param=param, ctx=click.Context(click.Command(None))) is not None:
+        return None
+    if isinstance(param, click.Argument):
+        return (param.name or "").upper() or None
+    return _TYPE_METAVARS.get(param.type.name, param.type.name.upper())
+
+
+def _translate_metavar(param: click.Parameter) -> None:
+    """Set *param*'s placeholder to the current language's (keeping the English)."""
+    saved: dict[str, Any] = param.__dict__.setdefault(_MSGID, {})
+    if "metavar" not in saved:
+        saved["metavar"] = english_metavar(param)
+    msgid = saved["metavar"]
+    if isinstance(msgid, str) and msgid:
+        param.metavar = _(msgid)
+
+
+def _translate_usage(command: click.Command) -> None:
+    """``[OPTIONS]`` and a group's ``[COMMAND] [ARGS]...`` in the current language."""
+    names = ["options_metavar"]
+    if isinstance(command, click.Group):
+        names.append("subcommand_metavar")
+    saved: dict[str, Any] = command.__dict__.setdefault(_MSGID, {})
+    for name in names:
+        if name not in saved:
+            saved[name] = getattr(command, name, None)
+        if isinstance(saved[name], str) and saved[name]:
+            setattr(command, name, _(saved[name]))
+
+
 def localize_command(command: click.Command) -> None:
-    """Translate the help of *command*, its options and (for a group) every subcommand."""
+    """Translate the help of *command*, its options' help and placeholders, its usage line
+    and (for a group) every subcommand."""
     _translate_attributes(command, ("help", "short_help", "epilog"))
+    _translate_usage(command)
     params = list(command.params)
     help_option = getattr(command, "_help_option", None)
     if help_option is not None:
+        # click wrote this option's help in the language current when it made the option;
+        # keep click's English msgid instead, or that first language would stay for good.
+        help_option.__dict__.setdefault(_MSGID, {})["help"] = HELP_OPTION_HELP
         params.append(help_option)
     for param in params:
         if isinstance(param, click.Option):
             _translate_attributes(param, ("help",))
+        if not (isinstance(param, click.Option) and param.is_flag):
+            _translate_metavar(param)
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             localize_command(sub)

@@ -1,5 +1,6 @@
 r"""The click options and parameter types of the commands that set up games (``cinco`` itself,
-``simulate``, ``arena``): ``--players``, ``--layout``, ``--variant``, ``--seed``, ``--delay``...,
+``simulate``, ``arena``, ``serve``): ``--players``, ``--layout``, ``--variant``, ``--seed``,
+``--setting``, ``--delay``...,
 and the parsers of what is typed into them (``--bot 2=greedy``, a player's name).
 
 ``cinco --help`` and shell completion import this module, so it imports none of the engine:
@@ -177,6 +178,19 @@ variant_option = click.option(
 )
 
 
+#: ``--setting NAME=VALUE`` (repeatable), for every command that runs games: it overrides the
+#: settings file (:mod:`cinco.frontends.plugin_settings`).
+setting_option = click.option(
+    "--setting",
+    "settings",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help=N_(
+        "Set a plugin's setting, over the settings file (repeatable; cinco plugins lists them)."
+    ),
+)
+
+
 def play_options(function: FC) -> FC:
     """The options that set up a game, for any command or frontend that starts one."""
     decorators = [
@@ -212,13 +226,7 @@ def play_options(function: FC) -> FC:
             help=N_("Name a seat's player, for example 1=Ann (repeatable)."),
         ),
         click.option("--seed", type=SEED, help=N_("Seed for a reproducible game.")),
-        click.option(
-            "--setting",
-            "settings",
-            multiple=True,
-            metavar="NAME=VALUE",
-            help=N_("Set a plugin's setting for this game (repeatable; cinco plugins lists them)."),
-        ),
+        setting_option,
         click.option(
             "--record",
             type=click.Path(dir_okay=False, path_type=Path),
@@ -312,7 +320,8 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]  # generic in newer cl
 
 def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
     """The table and batch options of the bot-only commands (``simulate``, ``arena``):
-    ``--players``, ``--layout``, ``--variant``, ``--games``, ``--turn-limit``, ``--records``."""
+    ``--players``, ``--layout``, ``--variant``, ``--games``, ``--turn-limit``, ``--setting``,
+    ``--records``."""
     decorators = [
         click.option(
             "--players",
@@ -340,8 +349,9 @@ def batch_options(*, records_help: str, turn_limit: int) -> Callable[[FC], FC]:
             type=click.IntRange(min=1),
             default=turn_limit,
             show_default=True,
-            help=N_("End a game in a draw after this many turns (E4)."),
+            help=N_("End a game in a draw after this many turns."),
         ),
+        setting_option,
         click.option(
             "--records",
             type=click.Path(file_okay=False, path_type=Path),

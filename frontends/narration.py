@@ -22,12 +22,15 @@ refusals are data; their words come from :func:`cinco.core.words.messages.render
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cinco.core.engine.actions import tell_action
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.events import (
     SPECTATOR,
+    ActionTaken,
     CardDrawn,
     CardPlayed,
     DeckShuffled,
@@ -40,9 +43,11 @@ from cinco.core.engine.events import (
     Undone,
     Viewer,
 )
+from cinco.core.host.registry import Registry, default_registry
 from cinco.core.table.log import Standing
 from cinco.core.table.protocol import Envelope, Message
 from cinco.core.words.i18n import N_, _, ngettext
+from cinco.core.words.messages import end_reason
 from cinco.frontends.board_view import team_name
 
 if TYPE_CHECKING:
@@ -86,6 +91,22 @@ def number_word(n: int) -> str:
     return _(_NUMBER_WORDS[n]) if n in _NUMBER_WORDS else str(n)
 
 
+def variant_label(name: str, registry: Registry | None = None) -> str:
+    """A variant's name as players read it (``joker`` → Czech ``Žolík``): its title in its
+    plugin's words; a variant that is not installed (a record's) by its name.
+
+    >>> variant_label("joker"), variant_label("not_installed")
+    ('Joker', 'not_installed')
+    """
+    variant = (registry or default_registry()).variants().get(name)
+    return variant.label if variant is not None else name
+
+
+def variant_labels(names: Sequence[str], registry: Registry | None = None) -> str:
+    """``Joker, Lucky seven``: the variants of a game, for a line that lists them."""
+    return ", ".join(variant_label(name, registry) for name in names)
+
+
 def team_label(config: GameConfig, team: int) -> str:
     """``blue (Ann and Cid)``."""
     names = join_names([seat_name(config, seat) for seat in config.seats_of(team)])
@@ -113,13 +134,23 @@ def _describe_result(config: GameConfig, result: GameEnded) -> str:
             return ngettext(
                 "{names} wins with the line {line}!", "{names} win with the line {line}!", n
             ).format(names=names, line=line)
+        if result.reason not in STANDARD_WINS:  # a variant's own way to win: its words
+            return ngettext("{names} wins: {why}!", "{names} win: {why}!", n).format(
+                names=names, why=end_reason(result.reason)
+            )
         return ngettext("{names} wins!", "{names} win!", n).format(names=names)
     reasons = {
         "stalemate": _("a team placed its last token without making a line (E2)"),
         "board_full": _("the board is full (E3)"),
         "turn_limit": _("the turn limit was reached (E4)"),
     }
-    return _("A draw: {why}.").format(why=reasons.get(result.reason, result.reason))
+    # A variant's own reason in the words it declared (Variant.end_reasons), else its code.
+    why = reasons.get(result.reason) or end_reason(result.reason)
+    return _("A draw: {why}.").format(why=why)
+
+
+#: The reasons of the standard game's wins, told without a reason of their own.
+STANDARD_WINS = frozenset({"line", "win", ""})
 
 
 class Narrator:
@@ -218,6 +249,9 @@ class Narrator:
         own = seat == self.viewer and bot is None
         played = [e for e in self._turn if isinstance(e, CardPlayed)]
         drawn = [e.card for e in self._turn if isinstance(e, CardDrawn)]
+        taken = [e for e in self._turn if isinstance(e, ActionTaken)]
+        if taken:  # a variant's own action (hook API 3), in the words it declares
+            return tell_action(name, taken[0].action, taken[0].values)
         if played:
             return self._play_text(played[0], name, own=own, stand_in=bot is not None)
         known = [card for card in drawn if card]

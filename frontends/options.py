@@ -26,6 +26,7 @@ from cinco.core.words.i18n import N_, _
 # The frontends read clean_text and clean_name here, with the rest of the options (re-exported).
 from cinco.frontends.cli_options import clean_name as clean_name
 from cinco.frontends.cli_options import clean_text, parse_bot, parse_name, parse_settings
+from cinco.frontends.plugin_settings import chosen_settings
 
 #: The bot that plays the other seats when nobody says otherwise.
 DEFAULT_BOT = "greedy"
@@ -46,7 +47,8 @@ class PlayOptions:
     delay: float = 0.6
     #: Kivy app only: render the first screen once, save it as this PNG and exit.
     screenshot: Path | None = None
-    #: Plugin settings (``--setting NAME=VALUE``), checked by the registry and recorded.
+    #: Plugin settings (``--setting NAME=VALUE``), checked by the registry and recorded with
+    #: the settings file's (:mod:`cinco.frontends.plugin_settings`), which they override.
     settings: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -88,7 +90,8 @@ class PlayOptions:
             variants=self.variants,
             seats=seats,
             seed=seed,
-            settings=self.settings,
+            # The settings file's values, then --setting's (recorded with the game).
+            settings=chosen_settings(registry, self.settings),
         )
         if config.all_bots:
             config = replace(config, turn_limit=DEFAULT_TURN_LIMIT)

@@ -26,7 +26,9 @@ def rules(variants: tuple[str, ...]) -> None:
         if name not in known:
             raise click.BadParameter(
                 _("Unknown variant {name!r}. Installed variants: {choices}.").format(
-                    name=name, choices=", ".join(sorted(known)) or "-"
+                    name=name,
+                    # the name to type, and the variant's name in the user's words
+                    choices=", ".join(f"{n} ({known[n].label})" for n in sorted(known)) or "-",
                 ),
                 param_hint="--variant",
             )

@@ -10,13 +10,15 @@ from pathlib import Path
 import click
 
 from cinco.core.bots import simulation
-from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT
+from cinco.core.bots.simulation import DEFAULT_TURN_LIMIT, Summary
 from cinco.core.engine.errors import CincoError
 from cinco.core.host.registry import default_registry
 from cinco.core.words.i18n import N_, _, ngettext
 from cinco.core.words.messages import end_reason
-from cinco.frontends.cli_options import SEED, batch_options, clean_text
+from cinco.core.words.numbers import local, whole
+from cinco.frontends.cli_options import SEED, batch_options, clean_text, parse_settings
 from cinco.frontends.options import check_layout
+from cinco.frontends.plugin_settings import chosen_settings
 
 
 @click.command()
@@ -48,6 +50,7 @@ def simulate(
     games: int,
     seed: int,
     turn_limit: int,
+    settings: tuple[str, ...],
     records: Path | None,
     as_json: bool,
 ) -> None:
@@ -56,9 +59,10 @@ def simulate(
     if not names:
         raise click.BadParameter(_("Name at least one bot."), param_hint="--bots")
     check_layout(players, layout)
+    registry = default_registry()
     try:
         summary = simulation.simulate(
-            default_registry(),
+            registry,
             players=int(players),
             bots=names,
             games=games,
@@ -67,35 +71,58 @@ def simulate(
             variants=variants,
             records=records,
             turn_limit=turn_limit,
+            settings=chosen_settings(registry, parse_settings(settings)),
         )
     except CincoError as exc:  # a bad option, or a variant's rule hook that failed
         raise click.ClickException(clean_text(str(exc))) from None
     if as_json:
-        data = summary.to_dict()
-        click.echo(
-            json.dumps({key: data[key] for key in ("games", "actions", "wins", "draws", "seconds")})
-        )
-        return
-    click.echo(
+        click.echo(json.dumps(summary.to_dict()))
+    else:
+        for line in summary_lines(summary):
+            click.echo(line)
+    if summary.failed:  # the run went on, but a game failed: say so to scripts too
+        click.get_current_context().exit(1)
+
+
+def summary_lines(summary: Summary) -> list[str]:
+    """The summary in words: teams numbered from 1, each with its bots."""
+    lines = [
         ngettext(
             "{games} game, {actions} turns in {seconds:.2f} s ({rate:.0f} turns/s)",
             "{games} games, {actions} turns in {seconds:.2f} s ({rate:.0f} turns/s)",
             summary.games,
         ).format(
-            games=summary.games,
-            actions=summary.actions,
-            seconds=summary.seconds,
-            rate=summary.actions / summary.seconds if summary.seconds else 0,
-        )
-    )
-    for team in range(max(summary.wins, default=-1) + 1):
-        wins = summary.wins[team]
-        click.echo(
-            ngettext("  team {team}: {n} win", "  team {team}: {n} wins", wins).format(
-                team=team + 1, n=wins
+            **local(
+                games=summary.games,
+                actions=summary.actions,
+                seconds=summary.seconds,
+                rate=summary.actions / summary.seconds if summary.seconds else 0,
             )
         )
-    click.echo(_("  draws: {n}").format(n=summary.draws))
+    ]
+    for team, team_bots in enumerate(summary.teams):
+        wins = summary.wins[team]
+        lines.append(
+            ngettext(
+                "  team {team} ({bots}): {n} win", "  team {team} ({bots}): {n} wins", wins
+            ).format(team=team + 1, bots=clean_text(", ".join(team_bots)), n=whole(wins))
+        )
+    lines.append(_("  draws: {n}").format(n=whole(summary.draws)))
     for reason, count in sorted(summary.reasons.items()):
         shown = clean_text(end_reason(reason))
-        click.echo(f"  {shown}: {count}")
+        lines.append(f"  {shown}: {whole(count)}")
+    lines.append(
+        _("  moves replaced by random ones (bot failed, illegal or too slow): {counts}").format(
+            counts=", ".join(f"{clean_text(bot)} {summary.replaced[bot]}" for bot in summary.bots)
+        )
+    )
+    for failure in summary.failed:  # a plugin's rule hook failed: the game could not go on
+        lines.append(
+            _("  game {seed} failed: the plugin {plugin} failed in {hook} ({error})").format(
+                seed=failure.seed,
+                plugin=clean_text(failure.plugin),
+                hook=failure.hook,
+                error=clean_text(failure.error),
+            )
+        )
+    return lines

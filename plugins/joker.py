@@ -28,6 +28,12 @@ def cinco_register_variants() -> list[Variant]:
             "joker",
             N_("A card with no free space at or above it may go on any free space."),
             rules=JokerRules(),
+            # Msgids in Cinco's catalog: a built-in plugin's words are the project's
+            # (a plugin installed from elsewhere marks them with its own TextDomain).
+            rules_text=N_(
+                "Such a card counts as a 1. Example: spaces 87, 88, 89 and 90 are taken; "
+                "a played 88 may go on any free space. A card burns only when the board is full."
+            ),
             title=N_("Joker"),
         )
     ]

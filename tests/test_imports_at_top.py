@@ -47,7 +47,6 @@ OPTIONAL: dict[str, str] = {
     "psycopg": "psycopg",
     "distributed": "distributed",
     "dask": "distributed",
-    "babel": "babel",
     "fontTools": "fonttools",
 }
 #: Modules that exist only on some platforms: POSIX terminals (termios, tty), Windows

@@ -60,7 +60,7 @@ from cinco.core.table.table import Table
 from cinco.core.words.i18n import _
 
 if TYPE_CHECKING:
-    from cinco.core.engine.rules import LegalActions
+    from cinco.core.engine.legal import LegalActions
     from cinco.core.engine.state import GameState
     from cinco.core.table.handle import SeatHandle
 
@@ -240,18 +240,19 @@ def play_isolated(
         reason=result.reason,
         turns=final.turn,
         first_team=config.team_of(0),
-        replaced=replaced,
+        replaced=sum(replaced),
+        replaced_teams=tuple(replaced),
     )
 
 
 def _play_out(
     table: Table, players: Sequence[_Player], index: int, budget: float | None
-) -> tuple[GameState, int]:
+) -> tuple[GameState, list[int]]:
     """Play game *index* at *table* to its end, seat *i* by ``players[i]``'s process (a move
     that fails goes to a random legal one): the final state, and how many moves were
-    replaced."""
+    replaced, per team."""
     fallback = random.Random(secrets.randbits(64))
-    replaced = 0
+    replaced = [0] * table.config.teams
     handles = [table.seat(i) for i in range(len(players))]
     outboxes = _outboxes(handles)
 
@@ -284,7 +285,7 @@ def _play_out(
         flush()
         if not _take_turn(handle, player, legal, _move_timeout(player, budget)):
             player.failed = True
-            replaced += 1
+            replaced[table.config.team_of(seat)] += 1
             handle.submit(legal[fallback.randrange(len(legal))])
 
 

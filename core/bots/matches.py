@@ -88,6 +88,8 @@ class ArenaSpec:
     #: Every bot plays in its own process, seeing only its seat's stream
     #: (:mod:`cinco.core.bots.isolation`).
     isolate: bool = False
+    #: Plugin settings for every game (name → value, recorded with it), as pairs.
+    settings: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,8 @@ class GameResult:
     first_team: int
     #: Moves of bots that failed, were too slow or illegal and were replaced by random ones.
     replaced: int = 0
+    #: The same, per team (an index as in *teams*; empty when not counted).
+    replaced_teams: tuple[int, ...] = ()
 
 
 #: One game to play: its index, its deal's seed and the entrants' arrangement over the teams.
@@ -144,7 +148,13 @@ def check(spec: ArenaSpec) -> int:
     layout = registry.layout(spec.players, spec.layout)
     seats = [Seat(e.label, bot=e.bot, level=e.level) for e in spec.entrants]
     seats = (seats * spec.players)[: spec.players]
-    registry.configure(spec.players, layout=layout.name, variants=spec.variants, seats=seats)
+    registry.configure(
+        spec.players,
+        layout=layout.name,
+        variants=spec.variants,
+        seats=seats,
+        settings=dict(spec.settings),
+    )
     arrangements(spec.entrants, layout.teams)
     if spec.records is not None:
         try:
@@ -186,6 +196,7 @@ def game_config(
         first_seat=0,
         turn_limit=spec.turn_limit,
         options=options,
+        settings=dict(spec.settings),
     )
 
 

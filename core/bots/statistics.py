@@ -249,6 +249,8 @@ class Standing:
     ci_low: float = 0.0
     ci_high: float = 1.0
     elo: float = 1500.0
+    #: Its moves replaced by random ones (it failed, was too slow or illegal).
+    replaced: int = 0
 
 
 @dataclass
@@ -281,6 +283,8 @@ class Report:
             for team, who in enumerate(result.teams):
                 standing = standings[who]
                 standing.games += 1
+                if team < len(result.replaced_teams):
+                    standing.replaced += result.replaced_teams[team]
                 if result.winner is None:
                     standing.draws += 1
                 elif result.winner == team:

@@ -69,12 +69,16 @@ def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...
     if spec.records is not None:
         plugins.append(RecordWriter(record_path(spec, index)))
     game = Game.new(config, registry=default_registry(), plugins=plugins)
-    game.play_bots()
+    try:
+        game.play_bots()
+    finally:
+        game.close()  # cinco_game_closed, as every command that plays games calls it
     result = game.state.result
     assert result is not None  # bot-only games always end (E4)
-    replaced = sum(
-        1 for event in game.events if isinstance(event, Notice) and event.code == "bot_replaced"
-    )
+    per_team = [0] * config.teams
+    for event in game.events:
+        if type(event) is Notice and event.code == "bot_replaced" and event.seat is not None:
+            per_team[config.team_of(event.seat)] += 1
     return GameResult(
         index=index,
         seed=seed,
@@ -83,7 +87,8 @@ def play_one(spec: ArenaSpec, index: int, seed: int, arrangement: tuple[int, ...
         reason=result.reason,
         turns=game.state.turn,
         first_team=config.team_of(0),
-        replaced=replaced,
+        replaced=sum(per_team),
+        replaced_teams=tuple(per_team),
     )
 
 

@@ -103,6 +103,13 @@ class ActionNotAllowed(IllegalCommand):
     code = "action_not_allowed"
 
 
+class ActionRefused(IllegalCommand):
+    """A variant's own action (hook API 3) that its ``options`` do not list now: the words
+    (``text``) say which."""
+
+    code = "action_refused"
+
+
 class EventError(CincoError, ValueError):
     """An event (from a record or a network peer) is malformed or does not fit the game."""
 

@@ -35,11 +35,17 @@ from cinco.core.words.messages import TEMPLATES, Param, freeze, render, thaw
 #: scores
 #: need version 3, so the records of standard games read the same as before, and a Cinco too
 #: old to know parameters refuses a variant's record instead of replaying it by wrong rules.
-EVENT_VERSION = 3
+#:
+#: Version 4 (hook API 3) added the events of the actions a variant declares,
+#: :class:`ActionTaken` and :class:`TokenRemoved`; they are written as version 4, so that an
+#: older Cinco refuses such a record by its version instead of misreading it.
+EVENT_VERSION = 4
 #: The version of every event that needs nothing newer.
 BASE_VERSION = 2
+#: The version that brought declared actions' events.
+ACTIONS_VERSION = 4
 #: Older versions :func:`event_from_dict` still reads (a record is never rewritten).
-READABLE_VERSIONS = (1, 2, 3)
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 #: Who looks at the stream: a seat number, SPECTATOR (public facts only) or REFEREE (all).
 Viewer = int | None | str
@@ -252,6 +258,37 @@ class Undone(Event):
     back_to: int
 
 
+@quick_init
+@dataclass(frozen=True, slots=True)
+class ActionTaken(Event):
+    """``seat`` took ``action``, an action its game's variant declares (hook API 3), with the
+    command's field ``values`` in the order the action declares them. Public: a declared
+    action's command is shown to everyone. The action's effects follow as events of their own
+    (``card_played``, ``token_removed``, ``card_drawn``), then the end of the turn."""
+
+    type: ClassVar[str] = "action_taken"
+    seat: int
+    action: str
+    values: tuple[int, ...]
+
+    def version(self) -> int:
+        return ACTIONS_VERSION
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class TokenRemoved(Event):
+    """A declared action of ``seat`` took the token off ``space``; it goes back to its team
+    (whose placed tokens count one fewer). Public."""
+
+    type: ClassVar[str] = "token_removed"
+    seat: int
+    space: int
+
+    def version(self) -> int:
+        return ACTIONS_VERSION
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -264,7 +301,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameEnded,
         Notice,
         Undone,
+        ActionTaken,
+        TokenRemoved,
     )
+}
+
+#: The newest version of each event type that changed since :data:`BASE_VERSION` (any other
+#: is read up to :data:`BASE_VERSION`).
+NEWEST_VERSION: dict[type[Event], int] = {
+    GameStarted: 3,
+    GameEnded: 3,
+    ActionTaken: ACTIONS_VERSION,
+    TokenRemoved: ACTIONS_VERSION,
 }
 
 
@@ -367,8 +415,8 @@ def event_from_dict(data: Any) -> Event:
     elif (
         isinstance(version, bool)
         or version not in READABLE_VERSIONS
-        # only these have anything new in version 3 (game parameters, scores)
-        or (version == EVENT_VERSION and cls not in (GameStarted, GameEnded))
+        # only these have anything new after version 2 (parameters, scores, actions)
+        or version > NEWEST_VERSION.get(cls, BASE_VERSION)
     ):
         raise EventError(
             _(

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cinco.core.engine.rules import CompiledRules, LegalActions, decide, legal_actions
+from cinco.core.engine.legal import LegalActions, legal_actions
+from cinco.core.engine.rules import CompiledRules, decide
 
 if TYPE_CHECKING:
     from cinco.core.engine.commands import Command
@@ -43,6 +44,8 @@ class RulesOracle(CompiledRules):
         oracle._standard_actions = rules._standard_actions
         oracle._owners = rules.owners
         oracle._hook_owners = rules._hook_owners
+        oracle._declared = rules._declared
+        oracle._declared_by = rules._declared_by
         return oracle
 
     def legal_actions(self, state: GameState, seat: int | None = None) -> LegalActions:

@@ -8,7 +8,7 @@ can change placement or the end of the game without any special case here.
 from __future__ import annotations
 
 from cinco.core.engine.board import SPACES, line_through
-from cinco.core.engine.commands import DRAW, EXCHANGE, Command, PlayCard
+from cinco.core.engine.commands import DRAW, EXCHANGE, Act, Command, PlayCard
 from cinco.core.engine.outcome import Outcome
 from cinco.core.engine.params import STANDARD_PARAMS
 from cinco.core.engine.state import GameState
@@ -28,10 +28,11 @@ def cinco_legal_spaces(state: GameState, seat: int, card: int) -> tuple[int, ...
 def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
     """E1 win by a line of five, E2 stalemate at 35 tokens, E3 full board, E4 turn limit (the
     length, the tokens and the blocked spaces are the game's parameters)."""
-    if isinstance(command, PlayCard) and command.space is not None:
+    placed = isinstance(command, PlayCard) and command.space is not None
+    if placed or isinstance(command, Act):
         params = state.config.params
         team = state.team_of(command.seat)
-        line = line_through(state.board, command.space, team)
+        line = _line(state, command, team)
         if len(line) >= params.winning_length:
             return Outcome(winner=team, reason="line", line=line)
         if state.tokens[team] >= params.tokens_per_team:
@@ -42,6 +43,20 @@ def cinco_game_end(state: GameState, command: Command) -> Outcome | None:
     if limit is not None and state.turn + 1 >= limit:
         return Outcome(winner=None, reason="turn_limit")
     return None
+
+
+def _line(state: GameState, command: Command, team: int) -> tuple[int, ...]:
+    """The longest line of *team* the command made: through the space a play took, or, after a
+    declared action (hook API 3, which may have placed tokens anywhere), through any of the
+    team's tokens (a line there before would have ended the game already)."""
+    if isinstance(command, PlayCard) and command.space is not None:
+        return line_through(state.board, command.space, team)
+    longest: tuple[int, ...] = ()
+    for space in sorted(state.spaces_of(team)):
+        line = line_through(state.board, space, team)
+        if len(line) > len(longest):
+            longest = line
+    return longest
 
 
 @hookimpl(trylast=True)

@@ -25,6 +25,7 @@ from cinco.core.engine.board import SPACES
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.errors import EventError
 from cinco.core.engine.events import (
+    ActionTaken,
     CardDrawn,
     CardPlayed,
     DeckShuffled,
@@ -33,6 +34,7 @@ from cinco.core.engine.events import (
     GameStarted,
     HandDiscarded,
     Notice,
+    TokenRemoved,
     TurnEnded,
     Undone,
 )
@@ -368,6 +370,34 @@ def _notice(state: GameState, event: Notice) -> GameState:
     return _derive(state, events=state.events + 1)
 
 
+def _action_taken(state: GameState, event: ActionTaken) -> GameState:
+    """A declared action begins the turn: its effects are the events that follow."""
+    _check_turn(state, event.seat)
+    return _derive(state, events=state.events + 1)
+
+
+def _token_removed(state: GameState, event: TokenRemoved) -> GameState:
+    """A declared action took the token off a space: free again, one token fewer placed."""
+    _check_turn(state, event.seat)
+    space = event.space
+    if not 1 <= space <= SPACES:
+        raise EventError(_("there is no space {n}").format(n=space))
+    team = state.board[space]
+    if team < 0:
+        raise EventError(_("there is no token on space {n} to remove").format(n=space))
+    cells = list(state.board)
+    cells[space] = FREE
+    counts = list(state.tokens)
+    counts[team] -= 1
+    free = state._free
+    if free is not None:
+        i = bisect_left(free, space)
+        free = free[:i] + (space,) + free[i:]
+    return _derive(
+        state, board=tuple(cells), tokens=tuple(counts), events=state.events + 1, _free=free
+    )
+
+
 def _started_again(state: GameState, event: GameStarted) -> GameState:
     raise EventError(_("a game can start only once"))
 
@@ -387,6 +417,8 @@ _STEPS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     Notice: _notice,
     GameStarted: _started_again,
     Undone: _undone,
+    ActionTaken: _action_taken,
+    TokenRemoved: _token_removed,
 }
 
 

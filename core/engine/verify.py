@@ -22,9 +22,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cinco.core.engine.board import SPACES
-from cinco.core.engine.commands import DRAW, EXCHANGE, PLAY, Command, Draw, Exchange, PlayCard
+from cinco.core.engine.commands import (
+    DRAW,
+    EXCHANGE,
+    PLAY,
+    Act,
+    Command,
+    Draw,
+    Exchange,
+    PlayCard,
+)
 from cinco.core.engine.errors import EventError, IllegalCommand
 from cinco.core.engine.events import (
+    ActionTaken,
     CardDrawn,
     CardPlayed,
     DeckShuffled,
@@ -88,8 +98,14 @@ def _rule(text: str, clause: str | None) -> str:
     return _("{text} (rule {clause})").format(text=text, clause=clause)
 
 
-def _command(event: Event, seat: int) -> Command | None:
+def _command(event: Event, seat: int, rules: RuleSet) -> Command | None:
     """The command whose turn begins with *event*."""
+    if isinstance(event, ActionTaken):
+        # A declared action (hook API 3): its fields by the names its variant declares (an
+        # action the game does not declare keeps none, and deciding refuses it).
+        spec = rules.declared_action(event.action)
+        names = spec.fields if spec is not None else ()
+        return Act(event.seat, event.action, tuple(zip(names, event.values, strict=False)))
     if isinstance(event, CardPlayed):
         return PlayCard(event.seat, event.card, event.space)
     if isinstance(event, HandDiscarded):
@@ -336,7 +352,7 @@ class LogChecker:
     def _begin(self, index: int, event: Event) -> GameState:
         """Start checking the turn whose first event is *event*; returns the state after it."""
         state = self.state
-        command = _command(event, state.current_seat)
+        command = _command(event, state.current_seat, self.rules)
         if command is None:
             raise TurnError(
                 index,
@@ -348,11 +364,11 @@ class LogChecker:
                     "A5",
                 ),
             )
-        action = command.kind
+        action = command.action if isinstance(command, Act) else command.kind
         # Fold first: a card or a seat that cannot be is told as what it is.
         empty = action == DRAW and not state.draw_pile  # the draw needs a reshuffle first
-        folded = self._fold(index, event, "A6" if empty else ACTION_CLAUSES[action])
-        if action != PLAY and not state.draw_pile and not state.discard_pile:
+        folded = self._fold(index, event, "A6" if empty else ACTION_CLAUSES.get(action))
+        if action in (DRAW, EXCHANGE) and not state.draw_pile and not state.discard_pile:
             raise TurnError(
                 index,
                 _rule(

@@ -22,8 +22,9 @@ from cinco.core.engine.config import GameConfig
 from cinco.core.engine.errors import ConfigError, EventError, TableRefusal
 from cinco.core.engine.events import REFEREE, Event, GameEnded, GameStarted, Notice, Undone, Viewer
 from cinco.core.engine.faults import user_interrupt
+from cinco.core.engine.legal import LegalActions, legal_actions
 from cinco.core.engine.oracle import RulesOracle
-from cinco.core.engine.rules import LegalActions, RuleSet, decide_steps, legal_actions, setup_events
+from cinco.core.engine.rules import RuleSet, decide_steps, setup_events
 from cinco.core.engine.state import GameState, Timeline, project
 from cinco.core.engine.verify import check_turns
 from cinco.core.game.store import EventStore
@@ -90,6 +91,9 @@ class Game:
         self.id = game_id or secrets.token_hex(6)
         #: Set by :meth:`close` (the ``cinco_game_closed`` hook has been called).
         self.closed = False
+        #: Rebuilt from a log (resume, undo): ``cinco_event`` is not called for the events it
+        #: held already (they are in :attr:`events` when ``cinco_game_started`` is called).
+        self.resumed = False
         self.registry = registry if registry is not None else default_registry()
         self.registry.check_layout(config)
         # Games without plugins of their own share their variants' rule set (see rules_for).
@@ -146,7 +150,19 @@ class Game:
         params = config.params if keep_params else game.rules.params(config)
         if params != config.params:
             config = game.config = replace(config, params=params)
+        # The deal is stored first and told afterwards, so that cinco_game_started comes
+        # before the first cinco_event: a watcher opening its file there misses nothing.
+        game._notify = False
         game._store_whole([(event, None) for event in setup_events(config)])
+        game._notify = True
+        game._dispatching += 1  # notices wait until every plugin has seen the deal
+        try:
+            game._call("cinco_game_started", game)
+            for event in tuple(game.store):
+                game._call("cinco_event", game, event)
+        finally:
+            game._dispatching -= 1
+        game._flush_notices()
         for conflict in game._conflicts():
             # Say which plugin's variant, layout or bot this game uses (the first registered).
             game.notice(
@@ -158,7 +174,6 @@ class Game:
                     "others": ", ".join(conflict.ignored),
                 },
             )
-        game._call("cinco_game_started", game)
         return game
 
     @classmethod
@@ -181,6 +196,7 @@ class Game:
         if not events or not isinstance(events[0], GameStarted):
             raise EventError(_("a game must begin with a game_started event"))
         game = cls(events[0].config, registry=registry, plugins=plugins, game_id=game_id)
+        game.resumed = True
         game._notify = False
         for index, event in enumerate(events):
             try:

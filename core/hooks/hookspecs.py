@@ -8,7 +8,9 @@ what a plugin adds: layouts, variants and bots.
 *Rule* hooks are called on a game's own plugin manager, which holds the standard rules
 (:mod:`cinco.core.engine.standard_rules`, registered last-resort with ``trylast``) and the ``rules``
 object of every variant the game enables. A variant's implementation is called before the
-standard one; returning ``None`` defers to the next.
+standard one; returning ``None`` defers to the next. Rule hooks answer from the game's state
+alone: they cannot read the clocks (turn timers are the server's, and a record replays and is
+checked without them), so no rule may depend on time.
 
 *Lifecycle* hooks tell subscribers what happens: both installed plugins and a game's own
 plugins (for example a record writer) receive them. They see the **referee's** stream; a plugin
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from cinco.core.engine.actions import ActionSpec
     from cinco.core.engine.commands import Command
     from cinco.core.engine.config import GameConfig, Layout
     from cinco.core.engine.events import Event
@@ -49,7 +52,10 @@ PROJECT = "cinco"
 #: ``game.id`` and the ``standard`` argument
 #: of :func:`cinco_game_end`; API 1 plugins load and play unchanged (every API 1 hook is in
 #: API 2 as it was: an implementation takes only the arguments it names).
-HOOK_API_VERSION = 2
+#:
+#: API 3 added :func:`cinco_declare_actions`: a variant adds actions of its own (a capture, a
+#: pass, ...); API 1 and 2 plugins load and play unchanged.
+HOOK_API_VERSION = 3
 #: The oldest hook API this Cinco still runs plugins for.
 OLDEST_HOOK_API_VERSION = 1
 #: The hook API that introduced each hook after the first (a plugin declaring an older API
@@ -60,6 +66,7 @@ HOOK_SINCE = {
     "cinco_register_team_styles": 2,
     "cinco_register_settings": 2,
     "cinco_game_closed": 2,
+    "cinco_declare_actions": 3,
 }
 
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -291,7 +298,8 @@ def cinco_game_params(params: GameParams, config: GameConfig) -> GameParams | No
     error
     names the plugin.
 
-    The parameters are the hand limit (A5), the deal (S1), the cards a draw takes (A3), the
+    The parameters are the hand limit (A5), the deal (S1), the cards a draw takes (A3: a draw
+    of several cards stops at the hand limit, so a hand one card below it draws one), the
     hand size that may be exchanged (A4), the length of a winning line (E1), the tokens per
     team (C1, E2) and the blocked spaces (no token may take them; E3 counts them as full).
     The standard rules, the bots' kernel, the hints and the frontends all read them.
@@ -333,12 +341,76 @@ def cinco_action_allowed(state: GameState, seat: int, action: str) -> bool | str
     """
 
 
+@hookspec
+def cinco_declare_actions() -> list[ActionSpec]:
+    """Return the actions this variant adds to a turn, besides play, draw and exchange.
+
+    *(Hook API 3.)* A rule hook: implement it on a variant's ``rules`` object. Called once when
+    a game with the variant is set up (and for ``cinco plugins``, which checks the
+    declarations); every variant's list is collected. An
+    :class:`~cinco.core.engine.actions.ActionSpec` gives the action's ``name`` (its command's
+    kind and the turn's action in the log), its command's ``fields`` (whole numbers), when it is
+    legal (``options(state, seat)``: every tuple of field values the seat may send now) and what
+    it does (``effects(state, seat, values)``: :class:`~cinco.core.engine.actions.Place`,
+    :class:`~cinco.core.engine.actions.Remove`, :class:`~cinco.core.engine.actions.Take`), and
+    how players see it (``title``, ``narration``, the terminal's ``key`` and ``usage``).
+
+    The engine does the rest as for the built-in actions: the legal actions list the
+    :class:`~cinco.core.engine.commands.Act` commands (so bots and frontends offer them),
+    ``decide`` checks one against ``options`` and records an ``action_taken`` event and its
+    effects' events (``token_removed``, ``card_played``, ``card_drawn``), the end of the game is
+    decided by :func:`cinco_game_end` as after any action (the standard rules look for a line
+    through the acting team's tokens), and records replay and are checked like any other. As
+    for :func:`cinco_legal_spaces`, ``options`` may be given a player's view: answer from
+    public facts and the seat's own hand. If ``options`` or ``effects`` raises or answers
+    something else, the command is refused with an error naming the plugin. A person takes a
+    declared action back as a play: when no one else saw a card it showed (a drawn card too).
+
+    Example::
+
+        from cinco import ActionSpec, Place, Remove, hookimpl
+
+
+        class Capture:
+            @hookimpl
+            def cinco_declare_actions(self):
+                return [
+                    ActionSpec(
+                        "capture",
+                        ("card", "space"),
+                        options=lambda state, seat: [
+                            (1, n)
+                            for n in range(1, 91)
+                            if 1 in state.hands[seat]
+                            and state.owner(n) not in (None, state.team_of(seat))
+                        ],
+                        effects=lambda state, seat, v: [
+                            Remove(v["space"]),
+                            Place(v["card"], v["space"]),
+                        ],
+                        title="Capture",
+                        key="c",
+                        usage="1 SPACE",
+                    )
+                ]
+    """
+
+
 # -- lifecycle --------------------------------------------------------------------------------
 
 
 @hookspec
 def cinco_game_started(game: Game) -> None:
     """A game was created (new, or rebuilt from a record) and its first events are stored.
+
+    The first lifecycle hook of every game, whichever command plays it (``cinco``, ``simulate``,
+    ``arena``, ``serve``, a resumed record): then :func:`cinco_event` for every event from
+    ``game_started`` on (a new game's deal too: it is stored first and passed on after this
+    hook, so a watcher opening a file here misses nothing), :func:`cinco_game_ended` right
+    after the ``game_ended`` event, and :func:`cinco_game_closed` once, last. A game rebuilt
+    from a record (``game.resumed`` is true) has its past events already (``game.events``):
+    :func:`cinco_event` follows only for new ones. ``cinco replay`` plays no game and calls no
+    lifecycle hook.
 
     Called on every installed plugin and on the game's own plugins; results are ignored. If an
     implementation raises anything (``BaseException`` included: ``SystemExit``,
@@ -363,7 +435,8 @@ def cinco_event(game: Game, event: Event) -> None:
     """*event* was appended to *game*'s log (the referee's event: project before showing it).
 
     Called on every installed plugin and on the game's own plugins, once per event, in order;
-    results are ignored. Not called while a game is rebuilt from a record. Failures are handled
+    results are ignored. Not called while a game is rebuilt from a record (resumed), nor
+    before :func:`cinco_game_started`. Failures are handled
     as for :func:`cinco_game_started`.
 
     Example::

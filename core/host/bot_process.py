@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
     from cinco.core.engine.commands import Command
-    from cinco.core.engine.rules import LegalActions
+    from cinco.core.engine.legal import LegalActions
     from cinco.core.engine.state import GameState
     from cinco.core.host.declarations import Bot
     from cinco.core.host.registry import Registry

@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from cinco.core.engine.actions import spec_problem
+from cinco.core.engine.faults import user_interrupt
 from cinco.core.hooks import hookspecs
 from cinco.core.host.declarations import SETTING_KINDS, TOKEN_SHAPES
 from cinco.core.words.i18n import _
@@ -108,6 +110,35 @@ def _variant_problem(variant: Any, _others: Sequence[Any]) -> str | None:
         return _("it both requires and is incompatible with {names}").format(
             names=", ".join(sorted(both))
         )
+    return _actions_problem(variant.rules)
+
+
+def _actions_problem(rules: Any) -> str | None:
+    """What is wrong with the actions *rules* declares (``cinco_declare_actions``, hook API
+    3), checked when the variant is registered so that ``cinco plugins`` says it, not a game."""
+    declare = getattr(rules, "cinco_declare_actions", None)
+    if declare is None or not hasattr(declare, f"{hookspecs.PROJECT}_impl"):
+        return None
+    try:
+        specs = declare()
+    except BaseException as exc:
+        if user_interrupt(exc):
+            raise
+        return _("its cinco_declare_actions failed: {error}").format(
+            error=f"{type(exc).__name__}: {exc}"
+        )
+    if not isinstance(specs, list | tuple):
+        return _("its cinco_declare_actions returned {value!r}, not a list").format(value=specs)
+    names: set[str] = set()
+    for spec in specs:
+        problem = spec_problem(spec)
+        if problem is None and spec.name in names:
+            problem = _("the action {name!r} is declared twice").format(name=spec.name)
+        if problem is not None:
+            return _("its action {name!r}: {problem}").format(
+                name=getattr(spec, "name", spec), problem=problem
+            )
+        names.add(spec.name)
     return None
 
 

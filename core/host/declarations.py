@@ -10,18 +10,19 @@ A plugin imports these without importing the loader (:mod:`cinco.core.host.regis
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from cinco.core.engine.errors import ConfigError
 from cinco.core.words.i18n import N_, _
+from cinco.core.words.messages import declare_end_reasons
 
 if TYPE_CHECKING:
     from cinco.core.engine.commands import Command
     from cinco.core.engine.config import GameConfig
+    from cinco.core.engine.legal import LegalActions
     from cinco.core.engine.oracle import RulesOracle
-    from cinco.core.engine.rules import LegalActions
     from cinco.core.engine.state import GameState
 
 
@@ -45,11 +46,20 @@ class Variant:
     #: The variant's name as players read it, a msgid (``N_("Joker")``; hook API 2): the
     #: frontends show it translated, where ``name`` is what commands and records use.
     title: str = ""
+    #: Words for the ``reason`` codes of the outcomes this variant's ``cinco_game_end``
+    #: returns, as msgids (``{"scored": N_("the most points")}``): shown wherever the end of
+    #: a game is told, instead of the code (hook API 3; docs/plugins.md, "Words").
+    end_reasons: Mapping[str, str] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        declare_end_reasons(self.end_reasons)
 
     @property
     def label(self) -> str:
         """The variant's name in the user's language (``Joker``, Czech ``Žolík``)."""
-        return _(self.title) if self.title else self.name.replace("_", " ").capitalize()
+        if self.title:
+            return _(self.title)
+        return self.name.replace("_", " ").replace("-", " ").capitalize()
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from typing import Any
 import pluggy
 
 from cinco import __version__
-from cinco.core.engine.config import Layout
+from cinco.core.engine.config import GameConfig, Layout
 from cinco.core.engine.errors import PluginError
 from cinco.core.engine.faults import user_interrupt
-from cinco.core.engine.rules import rule_wrappers
+from cinco.core.engine.rule_hooks import rule_wrappers
 from cinco.core.hooks import hookspecs
 from cinco.core.host.checks import hook_names, item_problem, rule_hooks, unknown_hooks
 from cinco.core.host.declarations import BotSpec, Setting, TeamStyle, Variant
@@ -381,20 +381,56 @@ class PluginLoader:
         (``cinco_register_team_styles``; the built-in three come first)."""
         return list(self._collect("team_style", TeamStyle).values())
 
-    def variant_sources(self, names: Sequence[str]) -> dict[str, dict[str, str]]:
-        """The distribution (and version) that adds each of the variants *names*, for a
-        record's header: a reader without it can then say what to ``pip install``. Built-in
-        variants, and variants of plugins given to the registry directly, are left out."""
-        found: dict[str, dict[str, str]] = {}
+    def variant_sources(self, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Where each of the variants *names* comes from, for a record's header: the
+        distribution, its version and the entry point that add it, and the rule hooks it has
+        (``"hooks"``), so that a reader without it can say what to ``pip install``, and can
+        replay it anyway when it only changes game parameters (which the record holds).
+        Built-in variants are left out; a plugin given to the registry directly has no
+        distribution or entry point (only its hooks are said)."""
+        found: dict[str, dict[str, Any]] = {}
+        variants = self.variants()
         for name in names:
             owner = self.owner("variant", name)
             source = self.sources.get(owner) if owner is not None else None
-            if source is None or source.origin == "builtin" or source.distribution is None:
+            if source is None or source.origin == "builtin" or name not in variants:
                 continue
-            found[name] = {"distribution": source.distribution}
-            if source.version:
-                found[name]["version"] = source.version
+            found[name] = self._source_fields(source)
+            found[name]["hooks"] = list(rule_hooks(variants[name].rules))
         return found
+
+    def layout_sources(self, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """As :meth:`variant_sources`, for layouts (no hooks: a layout is data)."""
+        found: dict[str, dict[str, Any]] = {}
+        for name in names:
+            owner = self.owner("layout", name)
+            source = self.sources.get(owner) if owner is not None else None
+            if source is not None and source.origin != "builtin":
+                found[name] = self._source_fields(source)
+        return found
+
+    @staticmethod
+    def _source_fields(source: PluginSource) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        if source.distribution is not None:
+            fields["distribution"] = source.distribution
+            if source.version:
+                fields["version"] = source.version
+        if source.origin == "entry point":
+            fields["entry_point"] = source.name
+        return fields
+
+    def record_sources(self, config: GameConfig) -> dict[str, Any]:
+        """The header fields of a record of a game of *config* that name the plugins it
+        needs (``variants``, ``layouts``; none for a game of built-ins only)."""
+        fields: dict[str, Any] = {}
+        variants = self.variant_sources(config.variants)
+        if variants:
+            fields["variants"] = variants
+        layouts = self.layout_sources([config.layout])
+        if layouts:
+            fields["layouts"] = layouts
+        return fields
 
     def describe(self, name: str) -> str:
         """A plugin's name with its distribution and version, for messages."""

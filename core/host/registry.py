@@ -24,7 +24,7 @@ from cinco.core.engine.config import GameConfig, Layout, Seat, or_list
 from cinco.core.engine.errors import ConfigError
 from cinco.core.engine.rules import RuleSet
 from cinco.core.host.bot_process import BotProcess, processes_available
-from cinco.core.host.declarations import SETTINGS_OPTION, Bot, BotContext, TeamStyle
+from cinco.core.host.declarations import SETTINGS_OPTION, Bot, BotContext, TeamStyle, Variant
 from cinco.core.host.loader import PluginLoader
 from cinco.core.words.i18n import _
 
@@ -38,10 +38,16 @@ class Registry(PluginLoader):
     #: that an app's drawing thread keeps the interpreter while they search. Ignored with
     #: *plugins* (objects cannot be sent to another process) and where processes cannot start.
     bot_processes: bool = False
+    #: Plugin settings for every game this registry configures (a server's ``--setting``
+    #: and settings file): :meth:`configure` records them, under the game's own choices.
+    chosen_settings: Mapping[str, object] = field(default_factory=dict)
     _shared_rules: dict[tuple[str, ...], RuleSet] = field(
         init=False, repr=False, default_factory=dict
     )
     _bots_worker: BotProcess | None = field(init=False, repr=False, default=None)
+    #: Variants not installed that a record says change only game parameters: a game of
+    #: them is rebuilt with the parameters it recorded (:meth:`stand_in`). Never offered.
+    _stand_ins: dict[str, Variant] = field(init=False, repr=False, default_factory=dict)
 
     def layout(self, players: int, name: str | None = None) -> Layout:
         """The layout called *name* for *players*, or the first one registered for *players*."""
@@ -114,7 +120,8 @@ class Registry(PluginLoader):
         seconds a bot may think per move before the move goes to a random one. *settings*
         are plugin settings (:class:`Setting`), name → value or text, checked and recorded in
         the options (``"settings"``)."""
-        chosen = self.layout(players, layout)
+        chosen = {**self.chosen_settings, **(settings or {})}
+        layout_of = self.layout(players, layout)
         known = self.variants()
         for name in variants:
             if name not in known:
@@ -125,7 +132,7 @@ class Registry(PluginLoader):
                 )
         self.check_variants(variants)
         if seats is None:
-            seats = GameConfig.for_players(players, teams=chosen.teams).seats
+            seats = GameConfig.for_players(players, teams=layout_of.teams).seats
         if len(seats) != players:
             raise ConfigError(
                 _("{n} seats given for {players} players.").format(n=len(seats), players=players)
@@ -148,14 +155,14 @@ class Registry(PluginLoader):
                     )
         return GameConfig(
             seats=tuple(seats),
-            teams=chosen.teams,
-            layout=chosen.name,
+            teams=layout_of.teams,
+            layout=layout_of.name,
             variants=tuple(dict.fromkeys(variants)),
             seed=seed,
             first_seat=first_seat,
             turn_limit=turn_limit,
             options=dict(options or {})
-            | ({SETTINGS_OPTION: self.check_settings(settings)} if settings else {}),
+            | ({SETTINGS_OPTION: self.check_settings(chosen)} if chosen else {}),
         )
 
     def check_settings(self, chosen: Mapping[str, object]) -> dict[str, Any]:
@@ -248,7 +255,7 @@ class Registry(PluginLoader):
                 cached = self._shared_rules[config.variants] = self.rules_for(config)
             return cached
 
-        known = self.variants()
+        known = {**self._stand_ins, **self.variants()}
         missing = [name for name in config.variants if name not in known]
         if missing:
             raise ConfigError(
@@ -264,6 +271,14 @@ class Registry(PluginLoader):
             for name in config.variants
         ]
         return RuleSet((known[name].rules for name in config.variants), names=labels)
+
+    def stand_in(self, name: str) -> None:
+        """Let games of the variant *name*, which is not installed, be rebuilt from their
+        records: the record says the variant changes only game parameters, and it holds them
+        (``game_started``), so the standard rules with those parameters are its rules. New
+        games of it are still refused (:meth:`configure`), and it is not listed."""
+        if name not in self.variants():
+            self._stand_ins[name] = Variant(name, "", rules=RecordedParams())
 
     def create_bot(self, context: BotContext, name: str) -> Bot:
         spec = self.bots().get(name)
@@ -289,6 +304,11 @@ class Registry(PluginLoader):
             make = partial(Registry, entry_points=self.entry_points, builtins=self.builtins)
             self._bots_worker = BotProcess(make)
         return self._bots_worker
+
+
+class RecordedParams:
+    """The rules of a variant that is not installed and only changed game parameters: no rule
+    hook (the parameters are the recorded ones, in the game's configuration)."""
 
 
 @cache

@@ -63,7 +63,13 @@ HEADER_FIELDS: dict[str, type] = {
     #: "cinco-hand-of-five", "version": "1.0.0"}}``, so that a reader without it can say what
     #: to install (:meth:`cinco.core.host.registry.Registry.variant_sources`).
     "variants": dict,
+    #: The same for a layout a plugin added: ``{"2x4": {"distribution": "cinco-eight", ...}}``.
+    "layouts": dict,
 }
+
+#: The rule hooks of a variant that only changes game parameters: a record of it holds them,
+#: so it is read (and resumed) without the plugin, with the standard rules and those numbers.
+PARAMS_ONLY_HOOKS = frozenset({"cinco_game_params"})
 
 #: P2: the numbers of teams the standard layouts give each player count (a record whose layout
 #: is not installed must still have one of these).
@@ -239,6 +245,29 @@ def _split_header(head: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]
     return known, extra
 
 
+def _install(names: list[str], sources: Any) -> tuple[list[str], list[str]]:
+    """Each of *names* as a message names it (with the distribution and entry point the
+    record's header gives), and the ``pip install`` arguments that bring them."""
+    sources = sources if isinstance(sources, dict) else {}
+    shown: list[str] = []
+    installs: list[str] = []
+    for name in names:
+        source = sources.get(name)
+        dist = source.get("distribution") if isinstance(source, dict) else None
+        version = source.get("version") if isinstance(source, dict) else None
+        entry = source.get("entry_point") if isinstance(source, dict) else None
+        if not isinstance(dist, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", dist):
+            shown.append(repr(name))
+            continue
+        good = isinstance(version, str) and re.fullmatch(r"[0-9][0-9A-Za-z.+-]*", version)
+        where = f"{dist}{f' {version}' if good else ''}"
+        if isinstance(entry, str) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", entry):
+            where += _(", entry point {name}").format(name=entry)
+        shown.append(f"{name!r} (from {where})")
+        installs.append(f"'{dist}>={version}'" if good else dist)
+    return shown, list(dict.fromkeys(installs))
+
+
 def _missing_variants(missing: list[str], sources: Any) -> str:
     """What to say of variants a record needs and this installation lacks: each with the
     distribution the record says added it, and the ``pip install`` that brings it.
@@ -251,22 +280,10 @@ def _missing_variants(missing: list[str], sources: Any) -> str:
     >>> "Install it (pip install 'cinco-hand5>=1.0.0'), then load" in message
     True
     """
-    sources = sources if isinstance(sources, dict) else {}
-    names: list[str] = []
-    installs: list[str] = []
-    for name in missing:
-        source = sources.get(name)
-        dist = source.get("distribution") if isinstance(source, dict) else None
-        version = source.get("version") if isinstance(source, dict) else None
-        if not isinstance(dist, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", dist):
-            names.append(repr(name))
-            continue
-        good = isinstance(version, str) and re.fullmatch(r"[0-9][0-9A-Za-z.+-]*", version)
-        names.append(f"{name!r} (from {dist}{f' {version}' if good else ''})")
-        installs.append(f"'{dist}>={version}'" if good else dist)
+    names, installs = _install(missing, sources)
     if installs:
         how = _("Install it (pip install {dists}), then load the record again.").format(
-            dists=" ".join(dict.fromkeys(installs))
+            dists=" ".join(installs)
         )
     else:
         how = _(
@@ -279,9 +296,51 @@ def _missing_variants(missing: list[str], sources: Any) -> str:
     ).format(names=", ".join(names), how=how)
 
 
-def _check_config(config: GameConfig, registry: Registry, sources: Any = None) -> RuleSet:
+def params_only(missing: list[str], sources: Any) -> bool:
+    """Whether the record's header says each of the variants *missing* changes only game
+    parameters (its rule hooks are :data:`PARAMS_ONLY_HOOKS` at most).
+
+    >>> params_only(["hand5"], {"hand5": {"hooks": ["cinco_game_params"]}})
+    True
+    >>> params_only(["lucky7"], {"lucky7": {"hooks": ["cinco_legal_spaces"]}})
+    False
+    >>> params_only(["x"], {})  # an older record: its header does not say
+    False
+    """
+    if not isinstance(sources, dict):
+        return False
+    for name in missing:
+        source = sources.get(name)
+        hooks = source.get("hooks") if isinstance(source, dict) else None
+        if not isinstance(hooks, list) or not set(hooks) <= PARAMS_ONLY_HOOKS:
+            return False
+    return True
+
+
+def _stand_in_warning(missing: list[str], sources: Any) -> str:
+    names, installs = _install(missing, sources)
+    how = (
+        _("To play new games of it: pip install {dists}.").format(dists=" ".join(installs))
+        if installs
+        else _("To play new games of it, install the plugin that adds it.")
+    )
+    return _(
+        "the variant {names} is not installed here; it only changes the game's numbers, which "
+        "this record holds, so the record is read (and can be resumed) with them. {how}"
+    ).format(names=", ".join(names), how=how)
+
+
+def _check_config(
+    config: GameConfig,
+    registry: Registry,
+    sources: Any = None,
+    warnings: list[str] | None = None,
+    layouts: Any = None,
+) -> RuleSet:
     """The rules of a game with *config*, after checking its layout (P2) and that its variants
-    are installed (*sources*: the header's ``variants``, saying what to install). Raises
+    are installed (*sources*: the header's ``variants``, saying what to install; *layouts*:
+    its ``layouts``). A variant that is not installed but changes only game parameters (as
+    the header says) is read with the recorded ones: *warnings* is told so. Raises
     :class:`RecordError` (line 2)."""
     players, teams = config.players, config.teams
     layout = registry.layouts().get(config.layout)
@@ -296,18 +355,30 @@ def _check_config(config: GameConfig, registry: Registry, sources: Any = None) -
             2,
         )
     if layout is None and teams not in STANDARD_TEAMS.get(players, ()):
+        shown, installs = _install([config.layout], layouts)
+        how = (
+            _("Install it (pip install {dists}), then load the record again.").format(
+                dists=" ".join(installs)
+            )
+            if installs
+            else _("Install the plugin that adds it, then load the record again.")
+        )
         raise RecordError(
             _(
                 "{players} players in {teams} teams is not a layout of the rules (P2), and the "
-                "layout {name!r} is not installed here. Install the plugin that adds it, then "
-                "load the record again."
-            ).format(players=players, teams=teams, name=config.layout),
+                "layout {name} is not installed here. {how}"
+            ).format(players=players, teams=teams, name=shown[0], how=how),
             2,
         )
     known = registry.variants()
     missing = [name for name in config.variants if name not in known]
-    if missing:
+    if missing and not params_only(missing, sources):
         raise RecordError(_missing_variants(missing, sources), 2)
+    if missing:
+        for name in missing:
+            registry.stand_in(name)
+        if warnings is not None:
+            warnings.append(_stand_in_warning(missing, sources))
     try:
         return registry.rules_for(config, shared=True)
     except ConfigError as exc:
@@ -329,10 +400,16 @@ def _decode(data: Any) -> Event:
 class _Reader:
     """Takes a record's events one line at a time: the fold, or the whole rule check."""
 
-    def __init__(self, registry: Registry | None, check_rules: bool, sources: Any = None) -> None:
+    def __init__(
+        self, registry: Registry | None, check_rules: bool, head: dict[str, Any] | None = None
+    ) -> None:
         self.registry = registry
         self.check_rules = check_rules
-        self.sources = sources
+        head = head or {}
+        self.sources = head.get("variants")
+        self.layouts = head.get("layouts")
+        #: What to tell about the record (a variant read without its plugin).
+        self.warnings: list[str] = []
         self.checker: LogChecker | None = None
         #: The fold (without the rule check): the record is the referee's stream, numbered
         #: by line (an undo costs no re-fold).
@@ -349,7 +426,8 @@ class _Reader:
             )
         elif self.check_rules:
             registry = self.registry if self.registry is not None else default_registry()
-            self.checker = LogChecker(event, _check_config(event.config, registry, self.sources))
+            rules = _check_config(event.config, registry, self.sources, self.warnings, self.layouts)
+            self.checker = LogChecker(event, rules)
         else:
             self.projection = Projection()
             self.projection.take(Item(0, event))
@@ -382,7 +460,7 @@ def loads(
         )
     known, extra = _split_header(_read_header(lines[0]))
     record = Record(header=known, events=[], extra_header=extra)
-    reader = _Reader(registry, check_rules, known.get("variants"))
+    reader = _Reader(registry, check_rules, known)
     for number, line in enumerate(lines[1:], start=2):
         last = number == len(lines)
         if not line.strip():
@@ -403,6 +481,9 @@ def loads(
                 break
             raise RecordError(exc.reason, number) from None
         record.events.append(_take_line(reader, data, number))
+        if reader.warnings:
+            record.warnings += reader.warnings
+            reader.warnings.clear()
     if not record.events:
         raise RecordError(_("the record holds no events: the game never started."))
     return record

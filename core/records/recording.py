@@ -37,9 +37,12 @@ if TYPE_CHECKING:
 class RecordWriter:
     """Writes one game's record to *path*.
 
-    A new game's events arrive through ``cinco_event``. A game rebuilt from a record (resume)
-    calls ``cinco_game_started`` with its events already in place: the writer then rewrites the
-    record from them, atomically, and goes on appending.
+    ``cinco_game_started`` comes first (hook API 2 order): a new game's record is opened
+    there, with its header, and every event then arrives through ``cinco_event``. A game
+    rebuilt from a record (resume, ``game.resumed``) holds its events already: the writer
+    then rewrites the record from them, atomically, and goes on appending. The header names
+    the distribution and entry point of each variant and layout the game needs
+    (:meth:`~cinco.core.host.loader.PluginLoader.record_sources`), whoever made the game.
     """
 
     def __init__(self, path: str | Path, **header_fields: Any) -> None:
@@ -47,11 +50,18 @@ class RecordWriter:
         self.header_fields = header_fields
         self._file: IO[str] | None = None
 
-    def _open(self) -> IO[str]:
+    def _header(self, game: Game | None) -> str:
+        fields = dict(self.header_fields)
+        if game is not None:
+            for key, value in game.registry.record_sources(game.config).items():
+                fields.setdefault(key, value)
+        return json.dumps(header(**fields))
+
+    def _open(self, game: Game | None = None) -> IO[str]:
         if self._file is None:
             private_dir(self.path.parent)
             self._file = private_open(self.path, "w")
-            self._write_line(json.dumps(header(**self.header_fields)))
+            self._write_line(self._header(game))
         elif self._file.closed:
             self._file = private_open(self.path, "a")
         return self._file
@@ -64,12 +74,15 @@ class RecordWriter:
     @hookimpl
     def cinco_game_started(self, game: Game) -> None:
         if self._file is not None:
-            return  # a new game: its opening events are already written
+            return  # started twice (a plugin calling the hook itself): already open
+        if not game.resumed:
+            self._open(game)  # a new game: its events follow, through cinco_event
+            return
         # Rebuilt from events: write them all to a fresh file, then swap it in.
         temporary = self.path.with_name(self.path.name + ".tmp")
         private_dir(temporary.parent)
         with private_open(temporary, "w") as out:
-            out.write(json.dumps(header(**self.header_fields)) + "\n")
+            out.write(self._header(game) + "\n")
             for event in game.events:
                 out.write(dumps(event) + "\n")
             out.flush()
@@ -79,7 +92,7 @@ class RecordWriter:
 
     @hookimpl
     def cinco_event(self, game: Game, event: Event) -> None:
-        self._open()
+        self._open(game)
         self._write_line(dumps(event))
 
     @hookimpl

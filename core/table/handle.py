@@ -12,8 +12,8 @@ from concurrent.futures import Future
 from cinco.core.engine.commands import Command
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.events import Viewer
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.projection import NOTHING, Projection, closes_turn
-from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.table.channel import TableChannel
 from cinco.core.table.protocol import (

@@ -25,14 +25,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cinco.core.engine.commands import Command, command_from_dict
+from cinco.core.engine.actions import is_action_name
+from cinco.core.engine.commands import COMMAND_TYPES, Act, Command, command_from_dict
 from cinco.core.engine.errors import EventError, IllegalCommand
 from cinco.core.engine.events import Event, event_from_dict
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.words.messages import Param, freeze, render, thaw
 
 #: Version of the seat protocol. A message of another version is refused, never guessed at.
 #: Version 2 added ``clock``; a version 1 message (any type but ``clock``) is still read.
+#: A prompt's ``acts`` (a variant's own actions, hook API 3) came later within version 2: an
+#: optional field, absent when there are none, which an older reader skips.
 PROTOCOL_VERSION = 2
 #: The versions this Cinco reads.
 READS = (1, 2)
@@ -73,7 +76,9 @@ class Envelope(Message):
 
 @dataclass(frozen=True)
 class Prompt(Message):
-    """It is this seat's turn: after event ``seq``, these are its legal actions."""
+    """It is this seat's turn: after event ``seq``, these are its legal actions. Its JSON
+    form has ``acts``, the commands of the variants' own actions (hook API 3,
+    ``{"kind": "capture", "seat": 0, "card": 1, "space": 34}``), only when there are some."""
 
     type: ClassVar[str] = "prompt"
     table: str
@@ -82,7 +87,7 @@ class Prompt(Message):
 
     def to_dict(self) -> dict[str, Any]:
         legal = self.legal
-        return {
+        data = {
             **self._head(),
             "table": self.table,
             "seq": self.seq,
@@ -91,6 +96,9 @@ class Prompt(Message):
             "can_draw": legal.can_draw,
             "can_exchange": legal.can_exchange,
         }
+        if legal.acts:
+            data["acts"] = [act.to_dict() for act in legal.acts]
+        return data
 
 
 @dataclass(frozen=True)
@@ -301,6 +309,13 @@ MAX_HINT_BOTS = 8
 MAX_NAME = 64
 #: The largest number a command's field (seat, card, space) may hold.
 MAX_COMMAND_NUMBER = 9999
+#: A variant's own action (hook API 3) is sent as a command of its own kind (a lower-case
+#: word of at most this many characters) with at most :data:`MAX_ACT_FIELDS` fields besides
+#: ``kind`` and ``seat``, each named by an identifier and holding a whole number.
+MAX_ACT_NAME = 32
+MAX_ACT_FIELDS = 8
+#: A prompt offers at most this many commands of declared actions.
+MAX_ACTS = 4096
 
 #: Reads one field's JSON value (the message's type and the field's name say what is wrong).
 Reader = Callable[[str, str, Any], Any]
@@ -370,13 +385,49 @@ def _list(reader: Reader, most: int, *, least: int = 0) -> Reader:
 
 
 def _command(kind: str, name: str, value: Any) -> Command:
+    """A command: a built-in one (``play``, ``draw``, ``exchange``), or a variant's own action
+    (:class:`~cinco.core.engine.commands.Act`) of any plausible name, which the table refuses
+    when its game has no such action (``malformed_command``, naming the game's actions)."""
     if not isinstance(value, dict):
         raise _wrong(kind, name, "an object")
     number = _whole(0, MAX_COMMAND_NUMBER)
     for key, item in value.items():
         if key != "kind" and not (key == "space" and item is None):
-            number(kind, f"{name}.{key}", item)
-    return command_from_dict(value)
+            number(kind, f"{name}.{str(key)[:MAX_NAME]}", item)
+    action = value.get("kind")
+    if isinstance(action, str) and action in COMMAND_TYPES:
+        return command_from_dict(value)
+    if not (isinstance(action, str) and len(action) <= MAX_ACT_NAME and is_action_name(action)):
+        shown = action[:MAX_NAME] if isinstance(action, str) else type(action).__name__
+        raise _wrong(
+            kind,
+            f"{name}.kind",
+            f"play, draw, exchange or an action's name (a lower-case word), not {shown!r}",
+        )
+    fields = [key for key in value if key not in ("kind", "seat")]
+    if len(fields) > MAX_ACT_FIELDS:
+        raise _wrong(kind, name, f"a command of at most {MAX_ACT_FIELDS} fields besides its seat")
+    for key in fields:
+        if not (
+            isinstance(key, str)
+            and len(key) <= MAX_ACT_NAME
+            and key.isascii()
+            and key.isidentifier()
+        ):
+            shown = str(key)[:MAX_NAME]
+            raise _wrong(
+                kind, f"{name}.{shown}", f"named by a word of at most {MAX_ACT_NAME} letters"
+            )
+    return command_from_dict(value, actions=(action,))
+
+
+def _act(kind: str, name: str, value: Any) -> Act:
+    """A prompt's command of a declared action (never a built-in one: those have fields of
+    their own)."""
+    command = _command(kind, name, value)
+    if not isinstance(command, Act):
+        raise _wrong(kind, name, "the command of a declared action")
+    return command
 
 
 def _event(kind: str, name: str, value: Any) -> Event:
@@ -462,11 +513,12 @@ SCHEMAS: dict[str, Schema] = {
             "plays": (_list(_play, 1000), _REQUIRED),
             "can_draw": (_flag, _REQUIRED),
             "can_exchange": (_flag, _REQUIRED),
+            "acts": (_list(_act, MAX_ACTS), ()),
         },
         lambda f: Prompt(
             f["table"],
             f["seq"],
-            LegalActions(f["seat"], f["plays"], f["can_draw"], f["can_exchange"]),
+            LegalActions(f["seat"], f["plays"], f["can_draw"], f["can_exchange"], f["acts"]),
         ),
     ),
     "accepted": Schema({"seq": (_SEQ_OR_NONE, _REQUIRED)}, lambda f: Accepted(f["seq"])),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from cinco.core.engine.rules import decide
 from cinco.core.game.game import Game
 from cinco.core.records.recording import RecordFile
 from cinco.core.table.channel import RunningHints, ViewerStream
-from cinco.core.table.log import stand_ins
+from cinco.core.table.log import stand_ins, whole_turns
 from cinco.core.table.protocol import (
     Accepted,
     Check,
@@ -41,6 +41,7 @@ from cinco.core.table.undo import undo
 from cinco.core.words.messages import freeze
 
 if TYPE_CHECKING:
+    from cinco.core.engine.config import GameConfig
     from cinco.core.host.registry import Registry
 
 __all__ = ["Referee", "rebuild", "variant_header"]
@@ -256,6 +257,14 @@ class Referee:
         if self.game.is_over:
             record.sync()
 
+    def restarted(self, stored: int, sink: EventSink) -> Referee:
+        """A new referee for this table's first *stored* events, going on into *sink*: what
+        a sink that commits in groups does when a write failed (the turn never happened).
+        Its hints, failure and frontend are carried over by the caller."""
+        kept = list(self.game.store)[:stored]
+        game, written = rebuild(kept, self.game.registry, self.table_id)
+        return Referee(game, self.table_id, sink, written=written, undo=self.undo_allowed)
+
     def _take_back(self) -> bool:
         """Make the game the stored log again, after a sink's commit failed: the request's
         events never happened for anyone (nobody was sent them: :meth:`deliver` sends only
@@ -319,8 +328,39 @@ class Referee:
 def variant_header(game: Game) -> dict[str, Any]:
     """The record header's ``variants`` field: where each of the game's variants comes from,
     so that a reader without one can say what to install (none for built-ins)."""
-    sources = game.registry.variant_sources(game.config.variants)
-    return {"variants": sources} if sources else {}
+    return game.registry.record_sources(game.config)  # variants and layouts
+
+
+def dealt_referee(
+    config: GameConfig,
+    *,
+    registry: Registry | None,
+    table_id: str,
+    sink: EventSink,
+    undo: bool,
+) -> tuple[Referee, Refused | None]:
+    """A referee for a new game of *config*, its deal handed to *sink*, and the refusal that
+    storing it gave (``None``: stored, or staged for a sink that commits in groups)."""
+    game = Game.new(config, registry=registry, game_id=table_id)
+    referee = Referee(game, table_id, sink, written=0, undo=undo)
+    return referee, referee.persist()
+
+
+def restored_referee(
+    events: Sequence[Event],
+    *,
+    registry: Registry | None,
+    table_id: str,
+    sink: Callable[[int], EventSink],
+    undo: bool,
+) -> Referee:
+    """A referee going on from a stored log (a turn cut short is played again);
+    ``sink(keep)`` opens the store to go on after its first *keep* events."""
+    stored = list(events)
+    game, written = rebuild(stored[: whole_turns(stored)], registry, table_id)
+    referee = Referee(game, table_id, sink(written), written=written, undo=undo)
+    referee.persist()
+    return referee
 
 
 def rebuild(events: Sequence[Event], registry: Registry | None, table_id: str) -> tuple[Game, int]:

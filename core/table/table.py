@@ -39,7 +39,13 @@ from cinco.core.table.channel import TableChannel
 from cinco.core.table.handle import SeatHandle
 from cinco.core.table.log import whole_turns
 from cinco.core.table.protocol import Accepted, Refused
-from cinco.core.table.referee import Referee, rebuild, variant_header
+from cinco.core.table.referee import (
+    Referee,
+    dealt_referee,
+    rebuild,
+    restored_referee,
+    variant_header,
+)
 from cinco.core.table.requests import (
     OpenStream,
     PlayBotTurn,
@@ -110,13 +116,14 @@ class Table:
         path = None if record is None else Path(record)
 
         def setup() -> Referee:
-            game = Game.new(config, registry=registry, game_id=table_id)
             if sink is not None:
-                referee = Referee(game, table_id, sink(), written=0, undo=undo)
-                failed = referee.persist()
+                referee, failed = dealt_referee(
+                    config, registry=registry, table_id=table_id, sink=sink(), undo=undo
+                )
                 if failed is not None:  # the deal is not stored: there is no table
                     raise referee.failure or CincoError(failed.message)
                 return referee
+            game = Game.new(config, registry=registry, game_id=table_id)
             file = None
             if path is not None:
                 file = RecordFile.create(
@@ -176,15 +183,11 @@ class Table:
         """A table going on from *events* (the referee's whole log, as an :class:`EventSink`
         stored it), as :meth:`resume` does from a record: a turn cut short is played again.
         ``sink(keep)`` opens the store to go on after its first *keep* events."""
-        stored = list(events)
-        complete = whole_turns(stored)
-        kept = stored[:complete]
 
         def setup() -> Referee:
-            game, written = rebuild(kept, registry, table_id)
-            referee = Referee(game, table_id, sink(written), written=written, undo=undo)
-            referee.persist()
-            return referee
+            return restored_referee(
+                events, registry=registry, table_id=table_id, sink=sink, undo=undo
+            )
 
         return cls._start(setup, [])
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cinco.core.engine.commands import PLAY
+from cinco.core.engine.commands import DRAW, EXCHANGE
 from cinco.core.engine.errors import IllegalCommand
 from cinco.core.engine.events import CardDrawn, CardPlayed, HandDiscarded
 from cinco.core.table.log import cards_shown, played_for, turns
@@ -45,7 +45,7 @@ def undo_target(referee: Referee, seat: int) -> int | Refused:
     for turn in counted[counted.index(last) + 1 :]:
         if not seats[turn.seat].is_bot:
             return Refused("undo_other_moved", freeze({"name": seats[turn.seat].name}))
-    if last.action != PLAY:
+    if last.action in (DRAW, EXCHANGE):  # a play or a variant's own action: shown below
         return Refused("undo_showed_cards", freeze({"action": last.action}))
     shows = _undo_shows(referee, seat, last.start)
     return last.start if shows is None else shows

@@ -88,12 +88,14 @@ def to_markdown(text: str) -> str:
 
 #: Rule hooks that are not ``firstresult``: each variant answers in turn.
 CHAINED = ("cinco_game_params",)
+#: Rule hooks whose answers are all collected (hook API 3: a variant's declared actions).
+COLLECTED = ("cinco_declare_actions",)
 
 
 def _group(name: str, spec: dict[str, Any]) -> int:
     if name.startswith(f"{hookspecs.PROJECT}_register_"):
         return 0
-    return 1 if spec.get("firstresult") or name in CHAINED else 2
+    return 1 if spec.get("firstresult") or name in CHAINED or name in COLLECTED else 2
 
 
 def hooks() -> list[tuple[str, Callable[..., Any], dict[str, Any]]]:
@@ -122,6 +124,8 @@ def _hook_section(name: str, function: Callable[..., Any], spec: dict[str, Any])
             "each enabled variant is asked in turn, in the order of the game's variants; a "
             "non-`None` answer is what the next one sees, and the last answer is the game's."
         )
+    elif name in COLLECTED:
+        result = "every enabled variant is asked once, when a game is set up; every list is kept."
     else:
         kind = "collected from every plugin" if _group(name, spec) == 0 else "ignored"
         result = f"every implementation is called; results are {kind}."

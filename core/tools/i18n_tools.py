@@ -25,6 +25,10 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+# Babel is one of Cinco's dependencies (numbers are formatted with it, cinco.core.words.numbers).
+from babel.messages import extract as babel_extract
+from babel.messages.frontend import CommandLineInterface
+
 from cinco import __version__
 
 #: The repository's root (the folder with babel.cfg and pyproject.toml).
@@ -67,9 +71,7 @@ def extract_python_commands(
     options: dict[str, Any],
 ) -> Iterator[Extracted]:
     """Babel's Python extractor, plus each click command's docstring (its help)."""
-    from babel.messages import extract
-
-    extract_python: Any = extract.extract_python
+    extract_python: Any = babel_extract.extract_python
     data = fileobj.read()
     yield from extract_python(io.BytesIO(data), keywords, comment_tags, options)
     for lineno, doc in command_docstrings(data.decode(options.get("encoding", "utf-8"))):
@@ -84,9 +86,7 @@ def extract_kv(
 ) -> Iterator[Extracted]:
     """The translatable texts of a Kivy layout file: each property's value (the part after
     ``name:``) is a Python expression, read by Babel's Python extractor."""
-    from babel.messages import extract
-
-    extract_python: Any = extract.extract_python
+    extract_python: Any = babel_extract.extract_python
     text = fileobj.read().decode(options.get("encoding", "utf-8"))
     for lineno, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -141,8 +141,6 @@ def pybabel_steps(step: str, args: Sequence[str] = ()) -> list[list[str]]:
 
 def run_pybabel(argv: Sequence[str]) -> None:
     """Run one pybabel command in this process, from the repository's root."""
-    from babel.messages.frontend import CommandLineInterface
-
     print("pybabel " + " ".join(argv), flush=True)
     here = os.getcwd()
     os.chdir(ROOT)

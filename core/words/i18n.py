@@ -98,6 +98,8 @@ _current = SOURCE_LANGUAGE
 _listeners: list[Callable[[str], None]] = []
 #: The language of :func:`speaking` in this thread or task (it overrides the current one).
 _speaking: ContextVar[gettext.NullTranslations | None] = ContextVar("speaking", default=None)
+#: ... and its code (a plugin's catalog and the numbers follow it too).
+_speaking_code: ContextVar[str | None] = ContextVar("speaking_code", default=None)
 
 
 def N_(message: str) -> str:  # gettext's conventional name
@@ -112,12 +114,24 @@ def Nn_(singular: str, plural: str) -> tuple[str, str]:  # like N_
 
 
 def _(message: str) -> str:
-    """*message* in the current language (the English msgid when the catalog lacks it)."""
+    """*message* in the current language (the English msgid when the catalog lacks it).
+
+    A plugin's own words (:class:`cinco.core.words.domains.DomainText`, from its
+    ``TextDomain.N_``) are looked up in the plugin's catalog first."""
+    if type(message) is not str:  # a plugin's words know their catalog (words.domains)
+        own = getattr(message, "translated", None)
+        if own is not None:
+            return str(own())
     return (_speaking.get() or _translations).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of a counted message for *n*, by the language's plural rule."""
+    """The form of a counted message for *n*, by the language's plural rule (a plugin's
+    counted words, marked with its ``TextDomain.Nn_``, by its own catalog)."""
+    if type(singular) is not str:
+        own = getattr(singular, "translated_plural", None)
+        if own is not None:
+            return str(own(plural, n))
     return (_speaking.get() or _translations).ngettext(singular, plural, n)
 
 
@@ -166,9 +180,11 @@ def speaking(code: str) -> Iterator[None]:
     True
     """
     token = _speaking.set(translations_for(code))
+    code_token = _speaking_code.set(language_code(code))
     try:
         yield
     finally:
+        _speaking_code.reset(code_token)
         _speaking.reset(token)
 
 
@@ -196,8 +212,19 @@ def set_language(code: str) -> None:
 
 
 def current_language() -> str:
-    """The code of the language texts are shown in now."""
+    """The code of the language texts are shown in now (see also :func:`speaking_language`)."""
     return _current
+
+
+def speaking_language() -> str:
+    """The code of the language texts are shown in here: :func:`speaking`'s in its block,
+    :func:`current_language` elsewhere (a plugin's catalog and the numbers follow this).
+
+    >>> with speaking("cs"):
+    ...     speaking_language()
+    'cs'
+    """
+    return _speaking_code.get() or _current
 
 
 def on_language_change(listener: Callable[[str], None]) -> Callable[[], None]:

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cinco.core.words.i18n import N_, Nn_, _, ngettext
+from cinco.core.words.numbers import Local
 
 #: Parameter values a message may carry: JSON scalars, and lists of whole numbers.
 Param = str | int | float | bool | None | tuple[int, ...]
@@ -166,9 +167,30 @@ END_REASONS = {
 }
 
 
+#: The words variants declared for their own reasons (``Variant.end_reasons``): code → msgid
+#: (a plugin's :class:`~cinco.core.words.domains.DomainText`, translated by its catalog).
+_DECLARED_REASONS: dict[str, str] = {}
+
+
+def declare_end_reasons(words: Mapping[str, str]) -> None:
+    """Remember a variant's words for its end reasons (a ``Variant`` declares them as it is
+    made); the standard reasons keep their own words."""
+    for reason, msgid in words.items():
+        if reason not in END_REASONS:
+            _DECLARED_REASONS[reason] = msgid
+
+
 def end_reason(reason: str) -> str:
-    """Words for how a game ended (a plugin's own reason is shown as it is)."""
-    return _(END_REASONS[reason]) if reason in END_REASONS else reason
+    """Words for how a game ended; a reason no one declared words for is shown as it is.
+
+    >>> declare_end_reasons({"scored": N_("the most points")})
+    >>> end_reason("board_full"), end_reason("scored"), end_reason("odd")
+    ('board full (E3)', 'the most points', 'odd')
+    """
+    if reason in END_REASONS:
+        return _(END_REASONS[reason])
+    declared = _DECLARED_REASONS.get(reason)
+    return _(declared) if declared is not None else reason
 
 
 #: Old records carry a notice's words, not a code: they are shown as they are.
@@ -206,6 +228,11 @@ def render(code: str, params: Mapping[str, Any] | None = None) -> str:
         translated = ngettext(counted[0], counted[1], count)
     else:
         translated = _(template)
+    # Fractional numbers (a bot's time) as the language writes them; whole ones (spaces,
+    # cards, seconds left) read the same everywhere.
+    for key, value in params.items():
+        if isinstance(value, float):
+            params[key] = Local(value)
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation or caller lacking a parameter

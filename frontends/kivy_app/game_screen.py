@@ -14,6 +14,9 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.dropdown import DropDown
 from kivy.uix.popup import Popup
 
+from cinco.core.engine.actions import known_action
+from cinco.core.engine.commands import Act
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.words.i18n import _, ngettext
 
@@ -27,6 +30,30 @@ if TYPE_CHECKING:
 
 def cards_text(n: int) -> str:
     return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def declared_choice(legal: LegalActions, card: int | None, space: int | None) -> Act | None:
+    """The variant's own action (hook API 3) the player's choices point at: the first legal
+    one whose ``card`` field (if it has one) is the selected card and whose ``space`` field
+    (if it has one) is the space last tapped; one with neither (a pass) needs no choice.
+
+    >>> legal = LegalActions(0, (), False, False, (Act(0, "capture", (("card", 1), ("space", 7))),))
+    >>> declared_choice(legal, 1, 7), declared_choice(legal, 1, None)
+    (Act(seat=0, action='capture', values=(('card', 1), ('space', 7))), None)
+    """
+    for act in legal.acts:
+        wanted = {"card": card, "space": space}
+        if all(wanted[name] == value for name, value in act.values if name in wanted):
+            return act
+    return None
+
+
+def declared_label(act: Act) -> str:
+    """The button's words for *act*: its title and its values (``Capture 34 · 1``)."""
+    spec = known_action(act.action)
+    title = spec.label if spec is not None else act.action
+    values = " · ".join(str(value) for _name, value in act.values)
+    return f"{title} {values}".strip()
 
 
 class GameScreen(BoardScreen):
@@ -51,6 +78,11 @@ class GameScreen(BoardScreen):
     can_hide = BooleanProperty(False)
     #: The players list's height (:meth:`fit_players`).
     players_height = NumericProperty(0)
+    #: The button of a variant's own action (hook API 3), when the choices point at one.
+    action_text = StringProperty("")
+    #: That action's command, and the card selected when a space was last tapped, and it.
+    declared: Act | None = None
+    tapped: tuple[int | None, int] | None = None
 
     def on_compact(self, _screen: Any, _compact: bool) -> None:
         app().rerender()  # the panel's words are shorter on a phone
@@ -180,6 +212,11 @@ class GameScreen(BoardScreen):
             self.status = _("{name}, your turn").format(name=name)
         self.can_draw = mine and legal.can_draw
         self.can_exchange = mine and legal.can_exchange
+        tapped = self.tapped[1] if self.tapped and self.tapped[0] == selected else None
+        self.declared = declared_choice(legal, selected, tapped) if mine else None
+        self.action_text = declared_label(self.declared) if self.declared else ""
+        if self.declared is not None and tapped is not None:
+            message = ""  # the taken space is the action's, not a refused play
         burning = mine and selected is not None and not legal.spaces_for(selected)
         self.burn_text = _("Burn {card}").format(card=selected) if burning else ""
         self.reason = message or self.reasons(session, mine, selected)
@@ -239,25 +276,35 @@ class GameScreen(BoardScreen):
         self, session: GameSession, view: GameState, viewer: Any, selected: int | None, mine: bool
     ) -> None:
         box = self.ids.hand
-        box.clear_widgets()
         config = session.config
         if viewer is None:
+            box.clear_widgets()
             self.hand_title = _("HANDS ARE HIDDEN")
             return
         legal = session.legal()
         team = config.team_of(viewer)
         self.hand_title = _("{name}'S CARDS").format(name=config.seats[viewer].name.upper())
-        for card in view.hand(viewer):
-            button = CardButton(
-                number=card,
-                team=team,
-                selected=card == selected,
-                enabled=mine,
-                burns=mine and not legal.spaces_for(card),
-            )
-            button.bind(on_release=lambda _b, card=card: app().select_card(card))
-            box.add_widget(button)
-        self._relayout()
+        cards = list(view.hand(viewer))
+        # The same cards: the buttons stay and only their looks change. A hand built anew
+        # at every render (the online clock renders each second) loses a tap that lands
+        # between the old buttons going and the new ones being laid out.
+        buttons = list(reversed(box.children))
+        if [button.number for button in buttons] != cards or any(
+            button.team != team for button in buttons
+        ):
+            box.clear_widgets()
+            buttons = []
+            for card in cards:
+                button = CardButton(number=card, team=team)
+                button.bind(on_release=lambda _b, card=card: app().select_card(card))
+                box.add_widget(button)
+                buttons.append(button)
+            self._relayout()
+        for button in buttons:
+            card = int(button.number)
+            button.selected = card == selected
+            button.enabled = mine
+            button.burns = mine and not legal.spaces_for(card)
 
     def clear_hand(self) -> None:
         self.ids.hand.clear_widgets()
@@ -265,7 +312,14 @@ class GameScreen(BoardScreen):
         self.can_hide = False
 
     def space_tapped(self, space: int) -> None:
+        self.tapped = (app().selected, space)  # a variant's action may be about it
         app().tap_space(space)
+
+    def take_declared(self) -> None:
+        """The action button: send the variant's action the choices point at."""
+        act, self.declared, self.tapped = self.declared, None, None
+        if act is not None and app().my_turn():
+            app().act(act)
 
     def space_dropped(self, space: int) -> None:
         app().drop_space(space)

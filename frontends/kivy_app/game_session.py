@@ -22,7 +22,7 @@ from typing import Protocol
 from cinco.core.engine.commands import Command
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.events import Viewer
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.table.protocol import Accepted, Refused
 

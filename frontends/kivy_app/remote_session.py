@@ -29,7 +29,7 @@ from cinco.core.engine.commands import Command, Draw, Exchange
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.errors import CincoError
 from cinco.core.engine.events import SPECTATOR, CardPlayed, Event, GameEnded, Undone, Viewer
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.table.protocol import (
     Accepted,

@@ -38,7 +38,7 @@ from cinco.core.engine.events import (
     Undone,
     Viewer,
 )
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.host.registry import Registry
 from cinco.core.records.record import load_record

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from cinco.core.engine.events import SPECTATOR
 from cinco.core.table.protocol import Accepted, Refused
 
 from .hosted import HostedTable, TableStep
@@ -15,6 +16,20 @@ logger = logging.getLogger("cinco.server")
 
 #: Seconds before a bot's turn the store refused is tried again (growing to the second).
 STORE_RETRY, STORE_RETRY_MAX = 0.5, 10.0
+
+
+def bot_to_move(hosted: HostedTable) -> bool:
+    """Whether a bot may be to move at *hosted*, as its spectator's handle has it (it has
+    every stored event once a request is answered): a bot's seat, or a person's a stand-in
+    plays. ``True`` when that is not known (no spectator's handle)."""
+    spectator = hosted.handles.get(SPECTATOR)
+    if spectator is None:
+        return True
+    state = spectator.view
+    if state.is_over:
+        return False
+    seat = state.current_seat
+    return state.config.seats[seat].is_bot or seat in hosted.stand_ins
 
 
 class BotTurns:
@@ -32,6 +47,10 @@ class BotTurns:
         hosted.kicks += 1
         if hosted.bots is not None and not hosted.bots.done():
             return  # the running loop looks again before it ends
+        if not bot_to_move(hosted):
+            # A person is to move (most kicks: after each of their requests): asking the
+            # table's thread would cost a round trip to hear "no_bot_to_move".
+            return
         hosted.bots = asyncio.get_running_loop().create_task(self._loop(hosted))
 
     async def _loop(self, hosted: HostedTable) -> None:

@@ -25,8 +25,8 @@ from websockets.protocol import State
 from websockets.sync.client import ClientConnection, connect
 
 from cinco.core.engine.errors import CincoError, EventError
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.projection import Projection, closes_turn
-from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.table.protocol import (
     SCHEMAS,

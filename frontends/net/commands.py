@@ -19,8 +19,10 @@ import click
 from platformdirs import user_data_dir
 
 from cinco.core.engine.errors import CincoError
+from cinco.core.host.registry import Registry
 from cinco.core.words.i18n import N_, _, ngettext
-from cinco.frontends.cli_options import parse_bot
+from cinco.frontends.cli_options import parse_bot, parse_settings, setting_option
+from cinco.frontends.plugin_settings import chosen_settings
 
 from .seats import SeatBook
 
@@ -137,9 +139,22 @@ def default_db() -> Path:
         "at least 40); 0: no limit (a load test from one machine)."
     ),
 )
-def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: float) -> None:
+@setting_option
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    bot_delay: float,
+    lobby_rate: float,
+    settings: tuple[str, ...],
+) -> None:
     """Run a Cinco server: many tables, each player on their own device."""
     server = _with_extra(SERVER)
+    registry = Registry()
+    try:  # the settings file's and --setting's, for every table this server deals
+        registry.chosen_settings = chosen_settings(registry, parse_settings(settings))
+    except CincoError as exc:
+        raise click.ClickException(str(exc)) from None
     _can_listen(host, port)
     path = db or default_db()
     click.echo(
@@ -149,7 +164,9 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, lobby_rate: fl
         err=True,
     )
     try:
-        server.serve(host, port, path, bot_delay=bot_delay, lobby_rate=lobby_rate)
+        server.serve(
+            host, port, path, bot_delay=bot_delay, lobby_rate=lobby_rate, registry=registry
+        )
     except server.StoreError as exc:  # its message says what is wrong and what to do
         raise click.ClickException(str(exc)) from None
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from cinco.core.engine.events import Viewer
+from cinco.core.engine.events import Event, Viewer
 from cinco.core.engine.projection import StreamCursor
-from cinco.core.table.protocol import Envelope, Message, Prompt
+from cinco.core.table.protocol import PROTOCOL_VERSION, Envelope, Message, Prompt
 
 logger = logging.getLogger("cinco.server")
 
@@ -88,6 +88,48 @@ def frame(message: Message) -> str:
     return json.dumps(message.to_dict(), separators=(",", ":"))
 
 
+def _compact(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+class Frames:
+    """Frames made once for all the connections one change is sent to: a message sent to
+    several (a clock, a presence notice) is encoded once, and so is an event every viewer
+    sees alike (most events: :meth:`Event.seen_by` returns the event itself when it hides
+    nothing from the viewer), each viewer's envelope around it. The text is the same as
+    :func:`frame`'s. Keep one only while the messages it saw are alive (one flush): it
+    knows them by identity.
+
+    >>> from cinco.core.engine.events import TurnEnded
+    >>> frames, event = Frames(), TurnEnded(seat=0, action="draw", next_seat=1)
+    >>> text = frames.of(Envelope("t1", 4, event))
+    >>> text == frame(Envelope("t1", 4, event)), frames.of(Envelope("t1", 4, event)) == text
+    (True, True)
+    """
+
+    __slots__ = ("_made",)
+
+    def __init__(self) -> None:
+        # id -> (the object, kept alive so that its id is not reused, and its JSON text)
+        self._made: dict[int, tuple[object, str]] = {}
+
+    def of(self, message: Message) -> str:
+        if isinstance(message, Envelope):
+            event = self._text(message.event)
+            return (
+                f'{{"type":"event","v":{PROTOCOL_VERSION},"table":{_compact(message.table)},'
+                f'"seq":{message.seq},"event":{event}}}'
+            )
+        return self._text(message)
+
+    def _text(self, thing: Message | Event) -> str:
+        made = self._made.get(id(thing))
+        if made is None:
+            made = (thing, _compact(thing.to_dict()))
+            self._made[id(thing)] = made
+        return made[1]
+
+
 class Connection:
     """One WebSocket: a viewer (a seat number, or ``None`` for a spectator), a bounded queue of
     frames and the task that sends them."""
@@ -117,15 +159,19 @@ class Connection:
             return frame(message)
         return json.dumps(self.words(message), separators=(",", ":"), ensure_ascii=False)
 
-    def deliver(self, message: Message) -> None:
-        """Queue *message* for the client (an event it has had already is skipped)."""
+    def deliver(self, message: Message, frames: Frames | None = None) -> None:
+        """Queue *message* for the client (an event it has had already is skipped); *frames*
+        shares its encoding with the other connections it goes to."""
         if self.closed or not self.subscribed:
             return
         if isinstance(message, Envelope) and not self.cursor.envelope_due(message.seq):
             return
         if isinstance(message, Prompt) and not self.cursor.prompt_due(message.seq):
             return
-        self.push(frame(message) if self.words is None else self.frame(message))
+        if self.words is not None:
+            self.push(self.frame(message))
+        else:
+            self.push(frame(message) if frames is None else frames.of(message))
 
     def push(self, text: str) -> None:
         if self.closed:

@@ -19,6 +19,7 @@ from cinco.core.table.table import Table
 from .clock import Clocks
 from .connection import Connection
 from .lobby import LobbyError, same_name
+from .loop_tables import LoopChannel
 from .seats import digest
 
 #: Seconds a person may be away (their connection dropped, or they left) before a bot plays
@@ -58,6 +59,10 @@ class HostedTable:
     owner_hash: str
     state: str = "waiting"
     table: Table | None = None
+    #: The table's channel when the event loop drives it (:mod:`.loop_tables`), and the
+    #: generation of it the handles were opened at (a failed write rebuilds the table).
+    channel: LoopChannel | None = None
+    generation: int = 0
     handles: dict[Viewer, SeatHandle] = field(default_factory=dict)
     pending: dict[Viewer, list[Message]] = field(default_factory=dict)
     connections: list[Connection] = field(default_factory=list)

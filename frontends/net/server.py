@@ -14,6 +14,8 @@ import socket
 from pathlib import Path
 from types import FrameType
 
+from cinco.core.host.registry import Registry
+
 from .app import create_app
 from .collector import keep_collections_short
 from .connection import MAX_MESSAGE, PING_INTERVAL, PING_TIMEOUT
@@ -32,6 +34,7 @@ def serve(
     *,
     bot_delay: float = 0.5,
     lobby_rate: float = LOBBY_RATE,
+    registry: Registry | None = None,
 ) -> None:
     """Run the server until it is stopped (Ctrl-C); *lobby_rate*: lobby requests a second per
     client address (bursts of eight times as many; 0: no limit). A store that cannot be used
@@ -40,6 +43,7 @@ def serve(
 
     app = create_app(
         db,
+        registry=registry,  # None: the installed plugins
         bot_delay=bot_delay,
         lobby_rate=lobby_rate,
         lobby_burst=max(LOBBY_BURST, 8 * lobby_rate),

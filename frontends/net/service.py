@@ -20,7 +20,7 @@ from typing import Any
 
 from cinco.core.engine.config import Seat
 from cinco.core.engine.errors import CincoError
-from cinco.core.engine.events import SPECTATOR, GameEnded, Viewer, event_from_dict
+from cinco.core.engine.events import SPECTATOR, GameEnded, GameStarted, Viewer, event_from_dict
 from cinco.core.host.registry import default_registry
 from cinco.core.records.record import dumps, header
 from cinco.core.table.handle import SeatHandle
@@ -40,7 +40,7 @@ from cinco.core.table.sink import EventSink
 from cinco.core.table.table import Table
 
 from .bot_turns import BotTurns
-from .connection import CLOSE_LEFT, CLOSE_REPLACED, Connection
+from .connection import CLOSE_LEFT, CLOSE_REPLACED, Connection, Frames
 from .hosted import GRACE, STAND_IN_BOT, HostedTable, LobbySeat
 from .lobby import (
     Buckets,
@@ -52,6 +52,7 @@ from .lobby import (
     normal_code,
     table_options,
 )
+from .loop_tables import ThinkingPool, create_table, restore_table
 from .seats import digest
 from .settings import ServerSettings
 from .stand_ins import StandIns, presences
@@ -65,6 +66,9 @@ logger = logging.getLogger("cinco.server")
 #: (up to the protocol's MAX_HINT_SECONDS) thinks this long; the table answers nobody else
 #: meanwhile.
 HINT_SECONDS = 5.0
+#: Threads for the bots and hints of the tables the event loop drives (:mod:`.loop_tables`):
+#: that many think at once, the others wait their turn.
+THINKERS = 8
 #: The longest a stopping server waits for its tables to close (seconds): each stores what
 #: it has at once, unless a bot holds its thread past its budget and its limit.
 CLOSE_WAIT = 10.0
@@ -89,6 +93,8 @@ class TableService:
             kick=self.bot_turns.kick,
         )
         self.stand_ins = StandIns(flush=self.flush, kick=self.bot_turns.kick)
+        #: The threads where bots and hints think, for the tables the event loop drives.
+        self.thinking = ThinkingPool(THINKERS)
 
     # -- starting and stopping ----------------------------------------------------------------
 
@@ -129,6 +135,7 @@ class TableService:
             if hosted.state == "playing":
                 self.timers.save(hosted)  # the clock that runs, as it is now
         await _close_all(tables)
+        self.thinking.shutdown()
         if self.store is not None:
             self.store.close()
 
@@ -315,9 +322,15 @@ class TableService:
         owner = token is not None and hmac.compare_digest(digest(token), hosted.owner_hash)
         if hosted.state != "over" and not owner:
             raise LobbyError(403, "not_over", "the record is given once the game is over")
-        events = self.db_store.events(hosted.id)
-        lines = [json.dumps(header(frontend="server", table=hosted.id))]
-        lines += [dumps(event_from_dict(data)) for data in events]
+        decoded = [event_from_dict(data) for data in self.db_store.events(hosted.id)]
+        # The plugins the game needs, named in the header as every writer names them.
+        needs = (
+            self.registry.record_sources(decoded[0].config)
+            if decoded and isinstance(decoded[0], GameStarted)
+            else {}
+        )
+        lines = [json.dumps(header(frontend="server", table=hosted.id, **needs))]
+        lines += [dumps(event) for event in decoded]
         return "\n".join(lines) + "\n"
 
     # -- the game -----------------------------------------------------------------------------
@@ -338,14 +351,28 @@ class TableService:
             variants=settings.get("variants", []),
             seats=seats,
         )
-        hosted.table = await asyncio.to_thread(
-            Table.create,
-            config,
-            registry=self.registry,
-            sink=self._sink(hosted),
-            table_id=hosted.id,
-            undo=bool(settings.get("undo", True)),
-        )
+        undo = bool(settings.get("undo", True))
+        store = self.store
+        if isinstance(store, Store):  # SQLite: the event loop drives the table
+            hosted.table, hosted.channel = await asyncio.to_thread(
+                create_table,
+                config,
+                registry=self.registry,
+                sink=lambda: store.sink(hosted.id, staged=True),
+                table_id=hosted.id,
+                undo=undo,
+                loop=asyncio.get_running_loop(),
+                pool=self.thinking,
+            )
+        else:
+            hosted.table = await asyncio.to_thread(
+                Table.create,
+                config,
+                registry=self.registry,
+                sink=self._sink(hosted),
+                table_id=hosted.id,
+                undo=undo,
+            )
         hosted.state = "playing"
         self.db_store.set_state(hosted.id, "playing")
         await self._seat_handles(hosted)
@@ -358,16 +385,33 @@ class TableService:
 
     async def _restore(self, hosted: HostedTable) -> None:
         events = [event_from_dict(data) for data in self.db_store.events(hosted.id)]
-        hosted.table = await asyncio.to_thread(
-            Table.restore,
-            events,
-            lambda keep: self.db_store.sink(hosted.id, keep),
-            table_id=hosted.id,
-            registry=self.registry,
-            undo=bool(hosted.settings.get("undo", True)),
-        )
+        undo = bool(hosted.settings.get("undo", True))
+        store = self.store
+        if isinstance(store, Store):  # SQLite: the event loop drives the table
+            hosted.table, hosted.channel = await asyncio.to_thread(
+                restore_table,
+                events,
+                lambda keep: store.sink(hosted.id, keep, staged=True),
+                table_id=hosted.id,
+                registry=self.registry,
+                undo=undo,
+                loop=asyncio.get_running_loop(),
+                pool=self.thinking,
+            )
+        else:
+            hosted.table = await asyncio.to_thread(
+                Table.restore,
+                events,
+                lambda keep: self.db_store.sink(hosted.id, keep),
+                table_id=hosted.id,
+                registry=self.registry,
+                undo=undo,
+            )
+        hosted.generation = 0
+        table = hosted.table
+        assert table is not None
         await self._seat_handles(hosted)
-        status = await asyncio.to_thread(hosted.table.status)
+        status = await asyncio.to_thread(table.status)
         hosted.stand_ins = {seat for seat, _bot in status.stand_ins}
         if status.is_over and hosted.state != "over":
             hosted.state = "over"
@@ -403,7 +447,7 @@ class TableService:
         if (
             isinstance(seat, int)
             and seat not in hosted.stand_ins
-            and (legal.plays or legal.can_draw or legal.can_exchange)
+            and (legal.plays or legal.can_draw or legal.can_exchange or legal.acts)
         ):
             connection.deliver(Prompt(hosted.id, handle.seq, legal))
         clock = self.timers.message(hosted)
@@ -412,14 +456,33 @@ class TableService:
         for message in presences(hosted, connection.viewer):
             connection.deliver(message)
 
+    def _reopen_handles(self, hosted: HostedTable) -> None:
+        """The table was rebuilt from the store (a write failed: :mod:`.loop_tables`): new
+        handles, from the stored log; what the old ones took in of the failed turn is dropped
+        (nobody was sent it). The connections skip what they had already."""
+        channel, table = hosted.channel, hosted.table
+        assert channel is not None and table is not None
+        hosted.generation = channel.generation
+        hosted.handles.clear()
+        hosted.pending.clear()
+        for viewer in [*table.humans, SPECTATOR]:
+            pending: list[Message] = []
+            hosted.pending[viewer] = pending
+            handle = _handle_for(table, viewer)  # carried out in the event loop: no wait
+            handle.listen(pending.append)
+            hosted.handles[viewer] = handle
+
     def flush(self, hosted: HostedTable) -> None:
         """Pass on what the handles took in since the last flush (holding the table's lock)."""
+        if hosted.channel is not None and hosted.channel.generation != hosted.generation:
+            self._reopen_handles(hosted)
         ended = False
+        frames = Frames()  # an event every viewer sees alike is encoded once
         for viewer, pending in hosted.pending.items():
             hosted.handles[viewer].pump()
             messages = pending[:]
             pending.clear()
-            ended = _pass_on(hosted, viewer, messages) or ended
+            ended = _pass_on(hosted, viewer, messages, frames) or ended
         if ended and hosted.state != "over":
             hosted.state = "over"
             self.db_store.set_state(hosted.id, "over")
@@ -431,7 +494,7 @@ class TableService:
 
     async def _close_table(self, hosted: HostedTable) -> None:
         async with hosted.lock:
-            table, hosted.table = hosted.table, None
+            table, hosted.table, hosted.channel = hosted.table, None, None
             if table is not None:
                 await asyncio.to_thread(table.close)
 
@@ -513,9 +576,11 @@ async def _answer(handle: SeatHandle, message: Message) -> Message:
         message = Hint(message.bots, min(message.seconds, HINT_SECONDS))
     if not isinstance(message, Submit | Check | Undo | Hint):
         return Refused("malformed_command", (("problem", message.type),))
-    # Straight to the table's thread and back: no worker thread in between.
+    # Straight to the table (carried out in the event loop, or in the table's thread) and
+    # back: no worker thread in between; an answer that is there already is not awaited.
     try:
-        answer: Message = await asyncio.wrap_future(handle.send(message))
+        future = handle.send(message)
+        answer: Message = future.result() if future.done() else await asyncio.wrap_future(future)
     except asyncio.CancelledError:  # the server stops: a hint must not hold it
         handle.call_off()
         raise
@@ -524,15 +589,15 @@ async def _answer(handle: SeatHandle, message: Message) -> Message:
     return answer
 
 
-def _pass_on(hosted: HostedTable, viewer: Viewer, messages: list[Message]) -> bool:
+def _pass_on(hosted: HostedTable, viewer: Viewer, messages: list[Message], frames: Frames) -> bool:
     """Deliver *messages* of *viewer*'s handle to its connections; whether the game ended."""
     ended = False
+    connections = [c for c in hosted.connections if c.viewer == viewer]
     for message in messages:
         if isinstance(message, Envelope) and isinstance(message.event, GameEnded):
             ended = True
-        for connection in hosted.connections:
-            if connection.viewer == viewer:
-                connection.deliver(message)
+        for connection in connections:
+            connection.deliver(message, frames)
     return ended
 
 

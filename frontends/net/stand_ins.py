@@ -15,6 +15,7 @@ from cinco.core.engine.events import Viewer
 from cinco.core.table.protocol import Accepted, Presence
 from cinco.core.words.messages import freeze
 
+from .connection import Frames
 from .hosted import HostedTable, TableStep
 
 
@@ -42,9 +43,10 @@ def presences(hosted: HostedTable, viewer: Viewer) -> list[Presence]:
 def announce(hosted: HostedTable, seat: int, code: str) -> None:
     """Tell every viewer of *hosted* but *seat*'s own connection about *seat*."""
     message = presence(hosted, seat, code)
+    frames = Frames()  # encoded once for every connection
     for connection in hosted.connections:
         if connection.viewer != seat:
-            connection.deliver(message)
+            connection.deliver(message, frames)
 
 
 class StandIns:

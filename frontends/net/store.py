@@ -31,7 +31,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ from cinco.core.records.record import dumps
 from cinco.core.records.recording import FILE_MODE, private_dir, try_lock
 
 from .seats import digest
-from .writer import CannotWrite, Statement, Writer, connect
+from .writer import CannotWrite, Job, Statement, Writer, connect
 
 __all__ = [
     "CannotWrite",
@@ -285,10 +285,10 @@ class Store:
         finally:
             self._unlock()
 
-    def sink(self, table_id: str, keep: int = 0) -> SqliteSink:
+    def sink(self, table_id: str, keep: int = 0, *, staged: bool = False) -> SqliteSink:
         """Where *table_id*'s events go, from event number *keep* on (see
-        :class:`SqliteSink`)."""
-        return SqliteSink(self.writer, table_id, keep)
+        :class:`SqliteSink`; *staged*: for a table the event loop drives)."""
+        return SqliteSink(self.writer, table_id, keep, staged=staged)
 
     def _write(self, *statements: Statement, wait: bool = True) -> None:
         self.writer.write(statements, wait=wait)  # OSError if it could not be written
@@ -401,15 +401,28 @@ class SqliteSink:
     keeps the turn's events, :meth:`commit` hands them to the file's :class:`Writer` and
     returns once they are on disk."""
 
-    def __init__(self, writer: Writer, table_id: str, keep: int = 0) -> None:
+    def __init__(
+        self, writer: Writer, table_id: str, keep: int = 0, *, staged: bool = False
+    ) -> None:
         self.table_id = table_id
         self._writer = writer
         self._next = keep
         self._rows: list[tuple[str, int, str]] = []
         self._unsure = False
+        #: Staged (the event loop drives the table: :mod:`.loop_tables`): a commit only sets
+        #: its rows aside, and :meth:`stage` hands everything set aside to the writer as one
+        #: transaction, without waiting; whoever drives the table waits for it.
+        self.staged = staged
+        self._committed: list[tuple[str, int, str]] = []
+        #: Events stored for sure (the count), once the writer has said so.
+        self.stored = keep
         # Rows after *keep* never made a whole turn (a turn is one transaction, so this
         # finds none unless the log was cut by hand): the turn is played again.
-        writer.write([("DELETE FROM events WHERE table_id = ? AND seq >= ?", [(table_id, keep)])])
+        delete = ("DELETE FROM events WHERE table_id = ? AND seq >= ?", [(table_id, keep)])
+        if staged:
+            self._unsure = True  # the first transaction begins with it
+        else:
+            writer.write([delete])
 
     @property
     def path(self) -> Path | None:
@@ -420,26 +433,56 @@ class SqliteSink:
 
     def commit(self) -> None:
         """Store the appended events in one transaction, or raise ``OSError`` having stored
-        none of them and forgotten them: the table takes their turn back."""
+        none of them and forgotten them: the table takes their turn back. (Staged: set them
+        aside for :meth:`stage`.)"""
         if not self._rows:
             return
         rows, self._rows = self._rows, []
-        statements: list[Statement] = []
-        if self._unsure:  # a failed commit may have reached the disk all the same
-            statements.append(
-                (
-                    "DELETE FROM events WHERE table_id = ? AND seq >= ?",
-                    [(self.table_id, rows[0][1])],
-                )
-            )
-        statements.append(("INSERT INTO events (table_id, seq, data) VALUES (?, ?, ?)", rows))
+        if self.staged:
+            self._committed += rows
+            self._next += len(rows)
+            return
         try:
-            self._writer.write(statements)
+            self._writer.write(self._statements(rows))
         except OSError:
             self._unsure = True
             raise
         self._unsure = False
         self._next += len(rows)
+        self.stored = self._next
+
+    def _statements(self, rows: list[tuple[str, int, str]]) -> list[Statement]:
+        statements: list[Statement] = []
+        if self._unsure:  # a failed commit may have reached the disk all the same
+            statements.append(
+                (
+                    "DELETE FROM events WHERE table_id = ? AND seq >= ?",
+                    [(self.table_id, self.stored)],
+                )
+            )
+        statements.append(("INSERT INTO events (table_id, seq, data) VALUES (?, ?, ?)", rows))
+        return statements
+
+    def stage(self, then: Callable[[Job], None]) -> Job | None:
+        """Hand every event committed since the last stage to the writer, as one
+        transaction (``None``: there are none); ``then(job)`` is called in the writer's
+        thread once it is on disk or has failed. Call :meth:`staged_done` with the job before
+        the next stage."""
+        rows, self._committed = self._committed, []
+        if not rows:
+            return None
+        return self._writer.stage(self._statements(rows), then)
+
+    def staged_done(self, job: Job) -> None:
+        """*job* (from :meth:`stage`) is over: its events are stored, or none of them are and
+        the sink goes on after the last stored event (the table is rebuilt from there)."""
+        if job.error is None:
+            self._unsure = False
+            self.stored = self._next
+        else:
+            self._unsure = True
+            self._next = self.stored
+            self._rows.clear()
 
     def sync(self) -> None:
         self.commit()

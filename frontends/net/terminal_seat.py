@@ -7,13 +7,27 @@ from __future__ import annotations
 
 import sys
 
+from cinco.core.engine.actions import ActionSpec
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.config import GameConfig
+from cinco.core.engine.errors import CincoError
 from cinco.core.engine.events import Viewer
-from cinco.core.table.protocol import Envelope, Hint, Hinted, Message, Refused, Submit, Undo
+from cinco.core.host.registry import default_registry
+from cinco.core.table.protocol import (
+    Check,
+    Envelope,
+    Hint,
+    Hinted,
+    Message,
+    Refused,
+    Submit,
+    Undo,
+)
 from cinco.core.words.i18n import _
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.app import hint_message
+from cinco.frontends.terminal.help import show_help
 from cinco.frontends.terminal.hint import explained
 from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.table import TableView, render
@@ -85,6 +99,9 @@ class TerminalSeat:
         self.session = session
         self.seat: int = seated(session)
         self.narrator: Narrator | None = None
+        #: The game's own actions (hook API 3) when its variants are installed here; the
+        #: others are known from the prompt only (:func:`parsing.actions_for`).
+        self.actions: tuple[ActionSpec, ...] = ()
         self.message = ""
         self.drawn = -2  # the event the table was last drawn at (-2: draw it again)
         self.suggestion: Command | None = None
@@ -98,6 +115,7 @@ class TerminalSeat:
         state = self.session.view.state
         assert state is not None
         if self.narrator is None:
+            self.actions = game_actions(state.config)  # before the narrator tells one
             self.narrator = Narrator(state.config, self.seat)
         self.narrator.feed(message.event)
 
@@ -138,6 +156,7 @@ class TerminalSeat:
             # the keys offer only what the server's prompt allows (a full hand cannot draw)
             can_draw=legal is not None and legal.can_draw,
             can_exchange=legal is not None and legal.can_exchange,
+            actions=() if legal is None else parsing.action_keys(legal),
             quit_key=_("q leave (you can rejoin)"),
             clocks=self.line_above() or (" " if keys else ""),  # a line to redraw in place
         )
@@ -182,9 +201,13 @@ class TerminalSeat:
         if self.waited:  # as locally: keys typed before the turn are not a move
             self.screen.flush_input()
             self.waited = False
-        intent = parsing.parse(self.screen.ask(_("Your move: "), live=self._live_line))
+        typed = self.screen.ask(_("Your move: "), live=self._live_line)
+        intent = parsing.parse(typed, self.typed_actions())
         if isinstance(intent, parsing.Quit):
             raise QuitGame
+        if isinstance(intent, parsing.Help):
+            self._help()
+            return
         if isinstance(intent, parsing.Undo):
             answer = self.session.request(Undo())
             self.message = refusal_text(answer) if isinstance(answer, Refused) else ""
@@ -207,6 +230,25 @@ class TerminalSeat:
             self.message = refusal_text(answer)
         self.drawn = -2
 
+    def typed_actions(self) -> list[ActionSpec]:
+        """The game's own actions a person may type now: those of its variants installed
+        here, and those the server's prompt offers (typed as their names)."""
+        return parsing.actions_for(self.session.view.legal(), self.actions)
+
+    def _help(self) -> None:
+        """``?``: the help, with the game's numbers and its own actions."""
+        state = self.session.view.state
+        assert state is not None
+        refused = self.session.request(Check(Exchange(self.seat)))
+        forbidden = isinstance(refused, Refused) and refused.code == "action_not_allowed"
+        show_help(
+            self.screen,
+            state.config.params,
+            can_exchange=not forbidden,
+            actions=self.typed_actions(),
+        )
+        self.drawn = -2
+
     def _hint(self) -> None:
         hinted = self.session.request(Hint())
         state = self.session.view.state
@@ -227,6 +269,10 @@ class TerminalSeat:
             return self._play(intent)
         if isinstance(intent, parsing.Show):
             return self._show(intent)
+        if isinstance(intent, parsing.Declared):  # a variant's own action (hook API 3)
+            return intent.command(seat) or intent.problem
+        if isinstance(intent, parsing.Unknown):
+            return parsing.not_a_move(intent.text)
         return _("Type a card (34), a card and a space (34 36), d, x, u, h, or q.")
 
     def _play(self, intent: parsing.Play) -> Command | str:
@@ -257,3 +303,15 @@ class TerminalSeat:
             card=intent.card,
             spaces=" ".join(map(str, legal.spaces_for(intent.card))) or _("(burns)"),
         )
+
+
+def game_actions(config: GameConfig) -> tuple[ActionSpec, ...]:
+    """The actions *config*'s variants declare (hook API 3), if they are installed here (their
+    words and keys are then known, :func:`cinco.core.engine.actions.known_action`); else none:
+    the server's prompt names them."""
+    if not config.variants:
+        return ()
+    try:
+        return default_registry().rules_for(config).declared
+    except CincoError:
+        return ()

@@ -13,6 +13,7 @@ from cinco.core.engine.events import SPECTATOR
 from cinco.core.table.protocol import Accepted, Clock
 
 from .clock import Clocks, TimeControl
+from .connection import Frames
 from .hosted import HostedTable, TableStep
 from .storage import LobbyStore
 
@@ -115,8 +116,9 @@ class TurnTimers:
         self.save(hosted)
         clock = self.message(hosted)
         assert clock is not None
+        frames = Frames()  # encoded once for every connection
         for connection in hosted.connections:
-            connection.deliver(clock)
+            connection.deliver(clock, frames)
 
     async def _watch(self, hosted: HostedTable) -> None:
         """Watch the running clock; when it reaches zero, a bot moves for its player."""

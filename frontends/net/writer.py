@@ -28,7 +28,7 @@ import logging
 import queue
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,19 +54,42 @@ class CannotWrite(OSError):
     move ``record_failed``."""
 
 
-class _Job:
-    __slots__ = ("done", "error", "logged", "statements")
+class Job:
+    """One write handed to the :class:`Writer`: :meth:`wait` returns once it is committed or
+    has failed (:attr:`error`); *then* is called first, in the writer's thread."""
 
-    def __init__(self, statements: Sequence[Statement], *, logged: bool = False) -> None:
+    __slots__ = ("_over", "error", "logged", "statements", "then")
+
+    def __init__(
+        self,
+        statements: Sequence[Statement],
+        *,
+        logged: bool = False,
+        then: Callable[[Job], None] | None = None,
+    ) -> None:
         self.statements = statements
         self.logged = logged  # nobody waits for it: an error goes to the log
-        self.done = threading.Event()
+        # Held until the job is over: a bare lock costs a tenth of a threading.Event to make,
+        # and a job is made for every turn of every table.
+        self._over = threading.Lock()
+        self._over.acquire()
         self.error: Exception | None = None
+        self.then = then
 
     def finish(self) -> None:
         if self.logged and self.error is not None:
             logger.error("a write to the database failed: %s", self.error)
-        self.done.set()
+        if self.then is not None:
+            try:
+                self.then(self)
+            except Exception:  # the writer goes on whatever its callers do
+                logger.exception("a write's callback failed")
+        self._over.release()
+
+    def wait(self) -> None:
+        """Return once the job is committed or has failed."""
+        with self._over:
+            pass
 
 
 class Writer:
@@ -74,7 +97,7 @@ class Writer:
 
     def __init__(self, path: str | Path) -> None:
         self._db = connect(path)
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._closed = False
         #: Transactions committed so far: one for a whole group of writes.
         self.commits = 0
@@ -89,16 +112,28 @@ class Writer:
         With *wait* false it returns at once: the writes still land in the order they were
         made, and one that fails is logged (for what may be lost in a crash, such as the
         clocks' readings, where the event loop must not wait for the disk)."""
-        job = _Job(statements, logged=not wait)
+        job = Job(statements, logged=not wait)
         with self._lock:
             if self._closed:
                 raise CannotWrite("database: the store is closed")
             self._jobs.put(job)
         if not wait:
             return
-        job.done.wait()
+        job.wait()
         if job.error is not None:
             raise CannotWrite(f"database: {job.error}") from job.error
+
+    def stage(self, statements: Sequence[Statement], then: Callable[[Job], None]) -> Job:
+        """Queue *statements* as one transaction (perhaps committed with others) and return
+        at once: ``then(job)`` is called in the writer's thread once it is on disk or has
+        failed (``job.error``). An event loop does not wait for the disk this way
+        (:mod:`~cinco.frontends.net.loop_tables`); :class:`CannotWrite` if the store is closed."""
+        job = Job(statements, then=then)
+        with self._lock:
+            if self._closed:
+                raise CannotWrite("database: the store is closed")
+            self._jobs.put(job)
+        return job
 
     def close(self) -> None:
         """Write what is queued, then stop."""
@@ -130,7 +165,7 @@ class Writer:
         finally:
             self._db.close()
 
-    def _commit(self, group: list[_Job]) -> None:
+    def _commit(self, group: list[Job]) -> None:
         try:
             with self._db:
                 for job in group:
@@ -146,7 +181,7 @@ class Writer:
             for job in group:
                 job.finish()
 
-    def _alone(self, job: _Job) -> None:
+    def _alone(self, job: Job) -> None:
         try:
             with self._db:
                 self._run_job(job)
@@ -154,6 +189,6 @@ class Writer:
         except Exception as exc:
             job.error = exc
 
-    def _run_job(self, job: _Job) -> None:
+    def _run_job(self, job: Job) -> None:
         for sql, rows in job.statements:
             self._db.executemany(sql, rows)

@@ -21,23 +21,26 @@ from rich.align import Align
 from rich.panel import Panel
 from rich.text import Text
 
-from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.actions import known_action
+from cinco.core.engine.commands import Act, Command, Draw, Exchange, PlayCard
 from cinco.core.engine.errors import CincoError
 from cinco.core.engine.events import SPECTATOR, Viewer
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.host.registry import Registry, default_registry
 from cinco.core.records.saves import new_record_path
 from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Accepted, Refused
 from cinco.core.table.requests import TableStatus
 from cinco.core.table.table import Table
+from cinco.core.words.answers import is_yes, yes_no_hint
 from cinco.core.words.i18n import _
 from cinco.frontends.board_view import use_team_styles
-from cinco.frontends.narration import Narrator, describe_result
+from cinco.frontends.narration import describe_result
 from cinco.frontends.options import PlayOptions, clean_name
 from cinco.frontends.terminal import parsing
-from cinco.frontends.terminal.help import help_text
+from cinco.frontends.terminal.help import show_help
 from cinco.frontends.terminal.hint import HintAnswer, hint
+from cinco.frontends.terminal.move_log import MoveLog
 from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.setup import ask_setup
 from cinco.frontends.terminal.table import Style, TableView, render
@@ -47,6 +50,11 @@ logger = logging.getLogger("cinco")
 #: Plain text: empty lines printed before a hot-seat pass screen, to push the last player's
 #: hand out of sight (a plain terminal cannot be cleared).
 PLAIN_PASS_LINES = 60
+
+
+def take_back_question() -> str:
+    """Asked at the end of a game against bots (the end's screen leaves room for it)."""
+    return _("u takes your last move back, Enter leaves: ")
 
 
 def play(options: PlayOptions) -> None:
@@ -97,10 +105,16 @@ def describe_command(command: Command) -> str:
         return _("play {card} on {space}").format(card=command.card, space=command.space)
     if isinstance(command, Draw):
         return _("draw (d)")
+    if isinstance(command, Act):  # a variant's own action (hook API 3)
+        return f"{command.action} ({command_keys(command)})"
     return _("exchange your hand (x)")
 
 
 def command_keys(command: Command) -> str:
+    if isinstance(command, Act):
+        spec = known_action(command.action)
+        key = spec.key if spec is not None and spec.key else command.action
+        return " ".join([key, *(str(value) for _name, value in command.values)])
     if isinstance(command, PlayCard):
         return f"{command.card} {command.space}" if command.space else str(command.card)
     return "d" if isinstance(command, Draw) else "x"
@@ -146,10 +160,10 @@ class TerminalGame:
         self.humans = table.humans
         self.handles: dict[int, SeatHandle] = {seat: table.seat(seat) for seat in self.humans}
         self.spectator = table.spectator()
-        #: One narrator per person and one for the spectator, each told its handle's stream.
-        self.narrators: dict[Viewer, Narrator] = {}
+        #: One move log per person and one for the spectator, each told its handle's stream.
+        self.logs: dict[Viewer, MoveLog] = {}
         for viewer, handle in [*self.handles.items(), (SPECTATOR, self.spectator)]:
-            self.narrators[viewer] = Narrator.following(handle, self.config, viewer)
+            self.logs[viewer] = MoveLog.following(handle, self.config, viewer)
         #: Whose view is on screen. With several people nobody's, until the first one's turn.
         self.owner: Viewer = self.humans[0] if len(self.humans) == 1 else SPECTATOR
         self.notice = " ".join(warnings)
@@ -161,8 +175,8 @@ class TerminalGame:
             self.handles.get(viewer, self.spectator) if isinstance(viewer, int) else self.spectator
         )
 
-    def narrator(self, viewer: Viewer) -> Narrator:
-        return self.narrators.get(viewer, self.narrators[SPECTATOR])
+    def log(self, viewer: Viewer) -> MoveLog:
+        return self.logs.get(viewer, self.logs[SPECTATOR])
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -299,23 +313,33 @@ class TerminalGame:
         self.flush_log(viewer)
         result = self.handle(viewer).view.result
         assert result is not None
-        self.draw(viewer, message=describe_result(self.config, result))
         status = self.table.status()
+        said = []
         if status.saved and status.record is not None:
             path = status.record
-            self.screen.say(_("The game is recorded in {path}").format(path=path))
-            self.screen.say(_("Replay it with: cinco replay {path}").format(path=path))
+            said.append(_("The game is recorded in {path}").format(path=path))
+            said.append(_("Replay it with: cinco replay {path}").format(path=path))
+        question = [take_back_question()] if self.can_take_back() else []
+        self.draw(
+            viewer, message=describe_result(self.config, result), prompt="\n".join(said + question)
+        )
+        for line in said:
+            self.screen.say(line)
+
+    def can_take_back(self) -> bool:
+        """Whether the one person here (with bots) may take their last move back."""
+        if len(self.humans) != 1:
+            return False
+        return self.handles[self.humans[0]].undo_refusal() is None
 
     def take_back_after_the_end(self) -> bool:
         """In a game of one person against bots, offer to take their last move back once the
         game is over, as ``u`` does during it. Returns whether they did."""
-        if len(self.humans) != 1:
+        if not self.can_take_back():
             return False
         handle = self.handles[self.humans[0]]
-        if handle.undo_refusal() is not None:
-            return False
         try:
-            answer = self.screen.ask(_("u takes your last move back, Enter leaves: "))
+            answer = self.screen.ask(take_back_question())
         except QuitGame:  # the end of input: leave
             return False
         if not isinstance(parsing.parse(answer), parsing.Undo):
@@ -339,14 +363,18 @@ class TerminalGame:
         keys: bool = False,
         plays: Mapping[int, tuple[int, ...]] | None = None,
         legal: LegalActions | None = None,
+        prompt: str = "",
     ) -> None:
         """Draw the table as *viewer* sees it (the whole screen, in a terminal); with *legal*,
-        the keys line offers only the actions in it."""
-        state = self.handle(viewer).view  # takes in the stream: the narrator is up to date
+        the keys line offers only the actions in it; with *prompt*, room is left for what
+        will be printed under it (see ``TableView.prompt``)."""
+        state = self.handle(viewer).view  # takes in the stream: the log is up to date
+        log = self.log(viewer)
         view = TableView(
             state=state,
             viewer=viewer,
-            log=self.narrator(viewer).lines,
+            log=log.lines,
+            taken_back=log.taken_back(),
             highlight=highlight,
             message=message,
             plays=plays,
@@ -354,6 +382,8 @@ class TerminalGame:
             show_keys=keys,
             can_draw=legal is None or legal.can_draw,
             can_exchange=legal is None or legal.can_exchange,
+            actions=() if legal is None else parsing.action_keys(legal),
+            prompt=prompt,
         )
         self.screen.clear()
         self.screen.show(render(view, self.style()))
@@ -363,10 +393,10 @@ class TerminalGame:
         if self.screen.interactive:
             return
         self.handle(viewer).pump()
-        narrator = self.narrator(viewer)
-        for entry in narrator.lines[self.printed.get(viewer, 0) :]:
-            self.screen.say("  " + entry.text)
-        self.printed[viewer] = len(narrator.lines)
+        log = self.log(viewer)
+        for entry in log.since(self.printed.get(viewer, 0)):
+            self.screen.say("  " + entry.line.text)
+        self.printed[viewer] = log.told
 
     # -- bots --------------------------------------------------------------------------------
 
@@ -416,7 +446,7 @@ class TerminalGame:
             answer = self.screen.ask(question.format(name=name)).strip().lower()
             if answer in ("q", "quit", "exit", "save"):
                 raise QuitGame
-            if answer in ("y", "yes"):
+            if is_yes(answer):  # y, yes, or the language's own (т, так)
                 break
             self.screen.say(_("Type y (or q), then Enter."))
         self.screen.clear(private=True)
@@ -431,7 +461,8 @@ class TerminalGame:
         name = self.config.seats[seat].name
         while True:
             self.show_turn(seat, prompt)
-            intent = parsing.parse(self.screen.ask(_("{name}, your move: ").format(name=name)))
+            typed = self.screen.ask(_("{name}, your move: ").format(name=name))
+            intent = parsing.parse(typed, parsing.declared_actions())
             prompt.message, prompt.highlight = "", ()
             if self.take_intent(seat, intent, prompt):
                 return
@@ -488,11 +519,12 @@ class TerminalGame:
         if isinstance(intent, parsing.Play):
             command, prompt.message, prompt.highlight = self.choose_play(seat, intent)
             return command
+        if isinstance(intent, parsing.Declared):  # a variant's own action (hook API 3)
+            act = intent.command(seat)
+            prompt.message = "" if act is not None else intent.problem
+            return act
         assert isinstance(intent, parsing.Unknown)
-        prompt.message = _(
-            "“{text}” is not a move. Type a card (34), a card and a space "
-            "(34 36), d, x, u, h, or ? for help."
-        ).format(text=intent.text)
+        prompt.message = parsing.not_a_move(intent.text)
         return None
 
     def submit_turn(self, seat: int, command: Command, prompt: _TurnPrompt) -> bool:
@@ -531,13 +563,14 @@ class TerminalGame:
             return PlayCard(seat, card, card), "", ()  # the engine says what is wrong
         spaces = self.handles[seat].legal().spaces_for(card)
         if not spaces:
-            answer = self.screen.ask(
-                _(
-                    "No free space takes your {card}: it burns, and no token is placed. "
-                    "Burn it? [y/N] "
-                ).format(card=card)
-            )
-            if answer.strip().lower() in ("y", "yes"):
+            question = _(
+                "No free space takes your {card}: it burns, and no token is placed. "
+                "Burn it? {yes_no} "
+            ).format(card=card, yes_no=yes_no_hint())
+            if self.screen.interactive:  # drawn again, with room for the long question
+                self.draw(seat, plays=dict(self.handles[seat].legal().plays), prompt=question)
+            answer = self.screen.ask(question)
+            if is_yes(answer):
                 return PlayCard(seat, card, None), "", ()
             return None, _("Kept your {card}.").format(card=card), ()
         if card in spaces:
@@ -588,11 +621,9 @@ class TerminalGame:
         return hint_message(answer), ((space,) if space else ()), command
 
     def show_help(self, seat: int) -> None:
-        self.screen.clear()
         # The seat's handle says whether this game has exchanges at all: a variant's refusal
         # (action_not_allowed) rather than a hand of the wrong size.
         refused = self.handles[seat].check(Exchange(seat))
         forbidden = refused is not None and refused.code == "action_not_allowed"
-        self.screen.say(help_text(self.config.params, can_exchange=not forbidden))
-        if self.screen.interactive:
-            self.screen.ask(_("Press Enter to go back to the game. "))
+        actions = parsing.declared_actions()  # a variant's own actions (hook API 3)
+        show_help(self.screen, self.config.params, can_exchange=not forbidden, actions=actions)

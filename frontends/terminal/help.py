@@ -2,14 +2,69 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cinco.core.engine.actions import ActionSpec
 from cinco.core.engine.params import STANDARD_PARAMS, GameParams
 from cinco.core.words.i18n import _, ngettext
 from cinco.frontends.narration import number_word
 
+if TYPE_CHECKING:
+    from cinco.frontends.terminal.screen import Screen
 
-def help_text(params: GameParams = STANDARD_PARAMS, *, can_exchange: bool = True) -> str:
+
+def show_help(
+    screen: Screen,
+    params: GameParams = STANDARD_PARAMS,
+    *,
+    can_exchange: bool = True,
+    actions: Sequence[ActionSpec] = (),
+) -> None:
+    """``?``: the help on a clear screen (:func:`help_text`), until Enter, in a terminal; as
+    the local game and ``cinco join`` show it."""
+    screen.clear()
+    screen.say(help_text(params, can_exchange=can_exchange, actions=actions))
+    if screen.interactive:
+        screen.ask(_("Press Enter to go back to the game. "))
+
+
+def help_text(
+    params: GameParams = STANDARD_PARAMS,
+    *,
+    can_exchange: bool = True,
+    actions: Sequence[ActionSpec] = (),
+) -> str:
     """The help, with the numbers of the game's rules (*params*); without the exchange when the
-    game has none."""
+    game has none; with the variants' own *actions* (hook API 3), their keys and what they do.
+
+    >>> spec = ActionSpec("hop", ("card",), lambda s, n: (), lambda *a: (), key="j",
+    ...                   usage="CARD", description="Hop over a token.")
+    >>> print(help_text(actions=[spec]).splitlines()[-2])
+      j CARD    hop: Hop over a token.
+    """
+    return _base_help(params, can_exchange=can_exchange) + _actions_help(actions)
+
+
+def _actions_help(actions: Sequence[ActionSpec]) -> str:
+    if not actions:
+        return ""
+    lines = [_("This game's own actions")]
+    for spec in actions:
+        typed = f"{spec.key or spec.name} {spec.usage}".strip()
+        what = _(spec.description) if spec.description else ""
+        lines.append(f"  {typed:<9} {spec.label.lower()}: {what}".rstrip(": "))
+    example = f"{actions[0].name} {actions[0].usage}".strip()
+    lines.append(
+        "  "
+        + _("An action may also be typed as its name and its numbers: {example}").format(
+            example=example
+        )
+    )
+    return "\n\n" + "\n".join(lines)
+
+
+def _base_help(params: GameParams, *, can_exchange: bool) -> str:
     draw = (
         _("draw a card: when you hold fewer than {n}").format(n=params.hand_limit)
         if params.cards_per_draw == 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cinco.core.engine.board import windows_through
-from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
+from cinco.core.engine.commands import Act, Command, Draw, Exchange, PlayCard
 from cinco.core.engine.state import FREE, GameState
 from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Hinted, Refused
@@ -58,6 +58,10 @@ def explain_move(view: GameState, seat: int, command: Command) -> str:
     if isinstance(command, Exchange):
         return _("your cards reach no useful space: a fresh hand of {n} does better").format(
             n=number_word(len(view.hands[seat]))
+        )
+    if isinstance(command, Act):  # a variant's own action (hook API 3)
+        return _("this game's own move, {action}, does the most for your lines now").format(
+            action=command.action
         )
     assert isinstance(command, PlayCard)
     if command.space is None:

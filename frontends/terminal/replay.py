@@ -19,7 +19,8 @@ from cinco.core.engine.events import REFEREE, Event, GameStarted
 from cinco.core.engine.state import GameState, Timeline
 from cinco.core.table.log import turns
 from cinco.core.words.i18n import _
-from cinco.frontends.narration import Narrator, describe_result
+from cinco.frontends.narration import describe_result
+from cinco.frontends.terminal.move_log import LIMIT, MoveLog
 from cinco.frontends.terminal.screen import QuitGame, Screen
 from cinco.frontends.terminal.table import TableView, render
 
@@ -51,11 +52,10 @@ class Replayer:
     def state(self, step: int) -> GameState:
         return self.timeline.state_at(self.counts[step])
 
-    def narrator(self, step: int) -> Narrator:
-        narrator = Narrator(self.config, REFEREE)
-        for event in self.events[: self.counts[step]]:
-            narrator.feed(event)
-        return narrator
+    def log(self, step: int, limit: int | None = LIMIT) -> MoveLog:
+        """The moves told up to *step*, those an undo took back (the record keeps them)
+        marked."""
+        return MoveLog.of(self.config, REFEREE, self.events[: self.counts[step]], limit)
 
     def draw(self, step: int, message: str = "") -> None:
         state = self.state(step)
@@ -63,10 +63,12 @@ class Replayer:
             message = (message + " " if message else "") + describe_result(
                 self.config, state.result
             )
+        log = self.log(step)
         view = TableView(
             state=state,
             viewer=REFEREE,
-            log=self.narrator(step).lines,
+            log=log.lines,
+            taken_back=log.taken_back(),
             message=message,
             reveal=True,
             title=_("Replay · move {n} of {total}").format(n=step, total=self.moves),
@@ -118,8 +120,11 @@ class Replayer:
         """Everything at once: the final board and every move in words."""
         self.draw(self.moves)
         self.screen.say(_("Moves:"))
-        for entry in self.narrator(self.moves).lines:
-            self.screen.say("  " + entry.text)
+        for entry in self.log(self.moves, limit=None).entries:
+            text = entry.line.text
+            if entry.taken_back:
+                text = _("{move} (taken back)").format(move=text)
+            self.screen.say("  " + text)
 
 
 def replay_record(events: Sequence[Event], *, interactive: bool) -> None:

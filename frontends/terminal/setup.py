@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from cinco.core.engine.config import DEFAULT_NAMES
 from cinco.core.host.registry import Registry
+from cinco.core.words.answers import is_no, is_yes, please_answer, yes_no_hint
 from cinco.core.words.i18n import _
 from cinco.frontends.board_view import team_name, team_symbol
 from cinco.frontends.options import DEFAULT_BOT, PlayOptions, clean_name
@@ -34,13 +35,13 @@ def _or_list(words: Sequence[str]) -> str:
 
 
 def _yes(screen: Screen, question: str) -> bool:
-    while True:
-        answer = screen.ask(f"{question} [y/N]: ").strip().lower()
-        if answer in ("", "n", "no"):
+    while True:  # [y/N] and the answers in the user's language (English ones too)
+        answer = screen.ask(f"{question} {yes_no_hint()}: ")
+        if is_no(answer):
             return False
-        if answer in ("y", "yes"):
+        if is_yes(answer):
             return True
-        screen.say(_("Please answer y or n."))
+        screen.say(please_answer())
 
 
 def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayOptions:
@@ -77,14 +78,27 @@ def ask_setup(screen: Screen, registry: Registry, options: PlayOptions) -> PlayO
             names[seat] = player
         else:
             chosen_bots[seat] = player
-    variants: tuple[str, ...] = ()
-    if "joker" in registry.variants() and _yes(
-        screen, _("Joker variant (a card with no free space at or above it may go anywhere)?")
-    ):
-        variants = ("joker",)
+    variants = _ask_variants(screen, registry)
     return replace(
         options, players=players, layout=layout, bots=chosen_bots, names=names, variants=variants
     )
+
+
+def _ask_variants(screen: Screen, registry: Registry) -> tuple[str, ...]:
+    """Each installed variant, asked by its name in the user's words (one that cannot go with
+    those chosen is not asked)."""
+    chosen: list[str] = []
+    installed = registry.variants()
+    for name in sorted(installed, key=lambda n: installed[n].label.casefold()):
+        variant = installed[name]
+        if name in registry.incompatible_with(chosen):
+            continue
+        question = _("{variant}: {description} Play with this variant?").format(
+            variant=variant.label, description=_(variant.description)
+        )
+        if _yes(screen, question):
+            chosen.append(name)
+    return tuple(chosen)
 
 
 def _wants_setup(screen: Screen) -> bool:

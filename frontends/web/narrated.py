@@ -16,9 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from cinco.core.engine.actions import ActionSpec
+from cinco.core.engine.errors import CincoError
 from cinco.core.engine.events import GameStarted, Viewer
+from cinco.core.host.declarations import level_label
+from cinco.core.host.registry import Registry
 from cinco.core.table.protocol import Envelope, Hinted, Message, Refused
-from cinco.core.words.i18n import LANGUAGES, UnknownLanguage, language_code, speaking
+from cinco.core.words.i18n import LANGUAGES, UnknownLanguage, _, language_code, speaking
 from cinco.core.words.messages import render, thaw
 from cinco.frontends.narration import Narrator
 
@@ -30,6 +34,97 @@ def web_language(code: str) -> str:
     if wanted not in LANGUAGES:
         raise UnknownLanguage(code)
     return wanted
+
+
+def table_choices(registry: Registry, lang: str) -> dict[str, Any]:
+    """What a table may be (``/api/games``), in words of language *lang*: the player counts
+    with their layouts (and descriptions), the variants (``variants``: their names, as a
+    request names them; ``variant_words``: each one's title and description), the bots
+    (their titles and levels in words) and the teams' colours. Plugins' words come from
+    their own catalogs (:mod:`cinco.core.words.domains`).
+
+    >>> choices = table_choices(Registry(entry_points=False), "cs")
+    >>> choices["variants"], choices["variant_words"][0]["title"], choices["teams"][0]["name"]
+    (['joker'], 'Žolík', 'modrý')
+    """
+    with speaking(web_language(lang)):
+        players = {
+            str(count): [
+                {
+                    "name": layout.name,
+                    "teams": layout.teams,
+                    "description": _(layout.description) if layout.description else "",
+                }
+                for layout in registry.layouts_for(count)
+            ]
+            for count in registry.player_counts()
+        }
+        variants = registry.variants()
+        words = [
+            {"name": name, "title": variant.label, "description": _(variant.description)}
+            for name, variant in sorted(variants.items())
+        ]
+        bots = [
+            {
+                "name": name,
+                "title": spec.label,
+                "levels": [{"name": level, "title": level_label(level)} for level in spec.levels],
+            }
+            for name, spec in sorted(registry.bots().items())
+        ]
+        teams = [
+            {"name": _(style.name), "colour": style.colour} for style in registry.team_styles()
+        ]
+    return {
+        "players": players,
+        "variants": sorted(variants),
+        "variant_words": words,
+        "bots": bots,
+        "teams": teams,
+    }
+
+
+#: At most this many declared actions are described for one table (a bound on the answer).
+MAX_ACTIONS = 16
+
+
+def declared_actions(
+    registry: Registry, variants: Iterable[str], players: int = 2, layout: str | None = None
+) -> tuple[ActionSpec, ...]:
+    """The actions a game of *variants* declares (hook API 3), from the registry's shared rules
+    of that combination; none if the variants are not installed or do not go together."""
+    chosen = [str(name) for name in variants]
+    if not chosen:
+        return ()
+    try:
+        config = registry.configure(players, layout=layout, variants=chosen)
+        return registry.rules_for(config, shared=True).declared[:MAX_ACTIONS]
+    except CincoError:
+        return ()
+
+
+def action_words(specs: Iterable[ActionSpec], lang: str) -> list[dict[str, Any]]:
+    """The declared actions *specs* in words of language *lang*, for the page's buttons
+    (``/api/tables/ID/actions``): each one's ``name`` (its command's kind), ``fields``,
+    ``title``, ``description`` and ``narration`` (its template, ``{name}`` and the fields
+    left in), from the plugin's own catalog (:mod:`cinco.core.words.domains`).
+
+    >>> from cinco.core.engine.actions import ActionSpec
+    >>> hop = ActionSpec("hop", ("space",), lambda s, n: (), lambda *a: (), title="Draw")
+    >>> action_words([hop], "cs")[0]["title"]
+    'Líznout'
+    """
+    with speaking(web_language(lang)):
+        return [
+            {
+                "name": spec.name,
+                "fields": list(spec.fields),
+                "title": spec.label,
+                "description": _(spec.description) if spec.description else "",
+                "narration": _(spec.narration) if spec.narration else "",
+            }
+            for spec in specs
+        ]
 
 
 class Words:

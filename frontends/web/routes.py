@@ -1,7 +1,8 @@
 """The web client's routes in ``cinco serve``: the page (``/``, ``/join/CODE``,
 ``/watch/CODE``), its static files (``/static/...``: cached, with an ETag), the board's geometry
-(``/api/board``, from :mod:`cinco.core.engine.board`) and the page's own texts in a language
-(``/api/catalog/LANG``, from the gettext catalogs). Every answer carries a strict
+(``/api/board``, from :mod:`cinco.core.engine.board`), the page's own texts in a language
+(``/api/catalog/LANG``, from the gettext catalogs) and a table's declared actions in words
+(``/api/tables/ID/actions?lang=``). Every answer carries a strict
 Content-Security-Policy: scripts and styles only from the server's own files, no inline script,
 no ``eval``.
 
@@ -27,7 +28,7 @@ from cinco.core.engine.board import COORDINATES, RADIUS, SPACES, ring_of
 from cinco.core.host.registry import Registry, default_registry
 from cinco.core.words.i18n import LANGUAGES, UnknownLanguage, translations_for
 
-from .narrated import web_language
+from .narrated import action_words, declared_actions, table_choices, web_language
 
 STATIC = Path(__file__).resolve().parent / "static"
 INDEX = STATIC / "index.html"
@@ -150,32 +151,40 @@ def _registry(request: Request) -> Registry:
 
 
 async def games(request: Request) -> Response:
-    """What a table may be: the player counts with their layouts, the variants, the teams'
-    colours (``?lang=``: the layouts' descriptions and colours' names in that language)."""
+    """What a table may be: the player counts with their layouts, the variants, the bots, the
+    teams' colours (``?lang=``: in that language; :func:`.narrated.table_choices`)."""
     try:
-        translations = translations_for(request.query_params.get("lang") or "en")
+        body = table_choices(_registry(request), request.query_params.get("lang") or "en")
     except UnknownLanguage as exc:
         error = {"error": "unknown_language", "message": str(exc), "languages": list(LANGUAGES)}
         return JSONResponse(error, status_code=404, headers=secure_headers(request))
-    registry = _registry(request)
-    players = {
-        str(count): [
-            {
-                "name": layout.name,
-                "teams": layout.teams,
-                "description": translations.gettext(layout.description)
-                if layout.description
-                else "",
-            }
-            for layout in registry.layouts_for(count)
-        ]
-        for count in registry.player_counts()
-    }
-    teams = [
-        {"name": translations.gettext(style.name), "colour": style.colour}
-        for style in registry.team_styles()
-    ]
-    body = {"players": players, "variants": sorted(registry.variants()), "teams": teams}
+    return JSONResponse(body, headers=_api_headers(request))
+
+
+async def table_actions(request: Request) -> Response:
+    """The actions a table's variants declare (hook API 3) in words (``?lang=``): what the page
+    labels its buttons with (:func:`.narrated.action_words`); an empty list for a table without
+    any, ``404`` for no such table or language."""
+    table = str(request.path_params.get("table", ""))
+    service = getattr(request.app.state, "service", None)
+    tables = getattr(service, "tables", None)
+    hosted = tables.get(table) if isinstance(tables, dict) else None
+    if hosted is None:
+        missing = {"error": "no_such_table", "message": "no such table"}
+        return JSONResponse(missing, status_code=404, headers=secure_headers(request))
+    settings = hosted.settings
+    try:
+        lang = web_language(request.query_params.get("lang") or "en")
+    except UnknownLanguage as exc:
+        error = {"error": "unknown_language", "message": str(exc), "languages": list(LANGUAGES)}
+        return JSONResponse(error, status_code=404, headers=secure_headers(request))
+    specs = declared_actions(
+        _registry(request),
+        settings.get("variants") or (),
+        players=int(settings.get("players") or 2),
+        layout=settings.get("layout"),
+    )
+    body: dict[str, Any] = {"table": table, "lang": lang, "actions": action_words(specs, lang)}
     return JSONResponse(body, headers=_api_headers(request))
 
 
@@ -187,5 +196,6 @@ ROUTES = [
     Route("/api/board", board, methods=["GET"]),
     Route("/api/catalog/{lang}", catalog, methods=["GET"]),
     Route("/api/games", games, methods=["GET"]),
+    Route("/api/tables/{table}/actions", table_actions, methods=["GET"]),
     Mount("/static", app=CachedStatic(directory=STATIC), name="static"),
 ]

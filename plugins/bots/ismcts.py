@@ -42,6 +42,8 @@ from cinco.core.host import thinking
 from cinco.core.host.declarations import BotContext, BotSpec
 from cinco.core.words.i18n import N_
 
+from .engine_search import EngineSearch
+
 # The search itself (tree, loop, rollouts) is in .search, compiled with the kernel when a
 # compiled build exists; these names are re-exported for the bot's users.
 from .search import (
@@ -57,7 +59,7 @@ from .search import (
 )
 
 if TYPE_CHECKING:
-    from cinco.core.engine.rules import LegalActions
+    from cinco.core.engine.legal import LegalActions
     from cinco.core.engine.state import GameState
     from cinco.core.host.thinking import Limit
 
@@ -111,6 +113,13 @@ class IsmctsBot:
         started = time.perf_counter()
         iterations, seconds = self.budget()
         rng = random.Random(self.context.seed * 1_000_003 + view.turn)
+        rules = self.context.rules
+        if rules is not None and rules.declared:
+            # A variant's own actions (hook API 3), which the kernel cannot play: search on
+            # the engine itself (slower, exact; .engine_search).
+            generic = EngineSearch(view, legal, rules, rng)
+            _run_generic(generic, iterations, seconds, started)
+            return generic.best()
         search = Search(view, seat, self.context.rules, self.settings, rng)
         deadline = None if seconds is None else started + seconds
         _run(search, iterations, deadline, thinking.current())
@@ -137,6 +146,17 @@ def _run(
         if now >= end:
             return
         search.run(None, min(end, now + SLICE_SECONDS))
+
+
+def _run_generic(
+    search: EngineSearch, iterations: int | None, seconds: float | None, started: float
+) -> None:
+    """The engine search to the budget, in slices under a caller's limit (as :func:`_run`)."""
+    deadline = None if seconds is None else started + seconds
+    limit = thinking.current()
+    if limit is not None:
+        deadline = limit.deadline if deadline is None else min(deadline, limit.deadline)
+    search.run(iterations, deadline)
 
 
 def to_command(move: int, legal: LegalActions) -> Command:

@@ -37,6 +37,7 @@ interpreter want different code for the same answer.
 from __future__ import annotations
 
 import random
+import struct
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
@@ -49,6 +50,11 @@ from cinco.core.engine.commands import DRAW, EXCHANGE, Draw, Exchange, PlayCard
 from cinco.core.engine.state import GameState
 
 if TYPE_CHECKING:
+    # A fixed-width native integer to mypyc (no boxing, no overflow checks on tagged ints);
+    # only an annotation otherwise (never evaluated: ``from __future__ import annotations``),
+    # so neither build needs mypy_extensions at run time. Never call ``i64(...)``.
+    from mypy_extensions import i64
+
     from cinco.core.engine.config import GameConfig
     from cinco.core.engine.rules import Rules
 
@@ -173,11 +179,23 @@ class Tables:
             powers.append(powers[-1] * base)
         self.step = tuple(powers[:teams])
         size = powers[teams]
-        self.counts = [
-            tuple(code // powers[t] % base for t in range(teams)) for code in range(size)
+        # A window holds at most *length* tokens, so only the states whose counts add up to
+        # that or less occur: 462 of the 46,656 states of six teams (whose tables took a second
+        # to build, counting them all, and a search's first move waits for them). The others
+        # keep an empty count, no value and no change.
+        reachable = [
+            (sum(c * p for c, p in zip(counts, powers, strict=False)), counts)
+            for counts in _count_vectors(teams, length)
         ]
+        self.counts = [()] * size
+        for code, counts in reachable:
+            self.counts[code] = counts
         #: value[team][code]: :func:`window_value` of a window in state *code*.
-        self.value = [[window_value(c, t, length) for c in self.counts] for t in range(teams)]
+        self.value = [[0] * size for _t in range(teams)]
+        for t in range(teams):
+            row = self.value[t]
+            for code, counts in reachable:
+                row[code] = window_value(counts, t, length)
         #: four[team]: the state of a window holding one token short of a line, all *team*'s
         #: (four in the standard game).
         self.four = tuple((length - 1) * step for step in self.step)
@@ -185,20 +203,32 @@ class Tables:
         #: token to a window in state *code*.
         self.delta = []
         for placer in range(teams):
-            row: list[tuple[tuple[int, int], ...]] = []
-            for code, counts in enumerate(self.counts):
+            changes: list[tuple[tuple[int, int], ...]] = [()] * size
+            for code, counts in reachable:
                 if sum(counts) >= length:
-                    row.append(())
                     continue
                 after = code + self.step[placer]
-                row.append(
-                    tuple(
-                        (t, self.value[t][after] - self.value[t][code])
-                        for t in range(teams)
-                        if self.value[t][after] != self.value[t][code]
-                    )
+                changes[code] = tuple(
+                    (t, self.value[t][after] - self.value[t][code])
+                    for t in range(teams)
+                    if self.value[t][after] != self.value[t][code]
                 )
-            self.delta.append(row)
+            self.delta.append(changes)
+
+
+def _count_vectors(teams: int, most: int) -> list[tuple[int, ...]]:
+    """Every tuple of *teams* token counts adding up to *most* or less.
+
+    >>> _count_vectors(2, 1)
+    [(0, 0), (0, 1), (1, 0)]
+    """
+    if teams == 0:
+        return [()]
+    return [
+        (first, *rest)
+        for first in range(most + 1)
+        for rest in _count_vectors(teams - 1, most - first)
+    ]
 
 
 _TABLES: dict[tuple[int, int], Tables] = {}
@@ -213,20 +243,46 @@ def tables(teams: int, length: int = 5) -> Tables:
 
 
 def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
-    """*cards* in a uniformly random order drawn from *rng*.
+    """*cards* in a random order drawn from *rng*: a Fisher–Yates shuffle whose swaps take
+    their random numbers from one :meth:`~random.Random.randbytes` call, four bytes each
+    (a 32-bit word *w* picks ``w * (i + 1) >> 32`` of ``0..i``: uniform to within
+    ``(i + 1) / 2**32``, under one part in forty million for a deck of 90).
 
-    It sorts by random keys: the sort runs in C, so this takes under half the time of
-    :meth:`random.Random.shuffle`, a Python loop, and rollouts and determinisations shuffle
-    a whole deck each. (Float keys: CPython sorts them fastest; 64-bit integer keys drawn in
-    one ``getrandbits`` call sort slower than they are drawn faster.)
+    Every rollout and every determinisation shuffles a deck, and this was a third of a random
+    rollout's time when it sorted the deck by random float keys (one ``random()`` call per
+    card). Both builds draw the same bytes and make the same swaps, so they deal the same
+    cards: the compiled build reads the words from the bytes as machine integers, the
+    interpreter unpacks them in one :func:`struct.unpack` call.
 
     >>> sorted(shuffled([3, 1, 2], random.Random(7)))
     [1, 2, 3]
+    >>> shuffled(range(1, 11), random.Random(7))
+    [6, 8, 7, 5, 1, 10, 3, 2, 9, 4]
     """
-    draw = rng.random
-    count = len(cards)
-    keys = [draw() for _i in range(count)]
-    return list(map(cards.__getitem__, sorted(range(count), key=keys.__getitem__)))
+    deck = list(cards)
+    count: i64 = len(deck)
+    if count < 2:
+        return deck
+    noise = rng.randbytes(4 * (count - 1))
+    if COMPILED:
+        at: i64 = 0
+        i: i64 = count - 1
+        while i > 0:
+            b0: i64 = noise[at]
+            b1: i64 = noise[at + 1]
+            b2: i64 = noise[at + 2]
+            b3: i64 = noise[at + 3]
+            k: i64 = ((b0 | b1 << 8 | b2 << 16 | b3 << 24) * (i + 1)) >> 32
+            deck[i], deck[k] = deck[k], deck[i]
+            at += 4
+            i -= 1
+        return deck
+    top = count - 1
+    for m, word in enumerate(struct.unpack(f"<{top}I", noise)):
+        j = top - m
+        k = (word * (j + 1)) >> 32
+        deck[j], deck[k] = deck[k], deck[j]
+    return deck
 
 
 def reference_shuffler(seed: int) -> Shuffler:
@@ -275,7 +331,7 @@ def uses_joker(rules: Rules | None, config: GameConfig) -> bool:
     return KNOWN_RULES[1] in rules.owners
 
 
-def first_at_least(free: list[int], card: int) -> int:
+def first_at_least(free: list[int], card: i64) -> i64:
     """The index in the sorted list *free* of its first space at least *card*
     (:func:`bisect.bisect_left`): the start of the spaces *card* reaches (A1).
 
@@ -287,10 +343,10 @@ def first_at_least(free: list[int], card: int) -> int:
     """
     if not COMPILED:
         return bisect_left(free, card)
-    lo = 0
-    hi = len(free)
+    lo: i64 = 0
+    hi: i64 = len(free)
     while lo < hi:
-        mid = (lo + hi) >> 1
+        mid: i64 = (lo + hi) >> 1
         if free[mid] < card:
             lo = mid + 1
         else:
@@ -310,6 +366,7 @@ class Kernel:
         "board",
         "code",
         "config",
+        "deal_size",
         "discard",
         "draw",
         "exchange_size",
@@ -317,7 +374,8 @@ class Kernel:
         "hand_limit",
         "hands",
         "joker",
-        "line",
+        "line_cache",
+        "line_space",
         "occupied",
         "open_spaces",
         "over",
@@ -375,7 +433,9 @@ class Kernel:
     over: bool
     winner: int | None
     reason: str
-    line: tuple[int, ...] | None
+    line_cache: tuple[int, ...] | None
+    line_space: int
+    deal_size: int
     scores: list[list[int]] | None
 
     def __init__(
@@ -404,6 +464,7 @@ class Kernel:
         self.per_draw = params.cards_per_draw
         self.token_limit = params.tokens_per_team
         self.open_spaces = params.open_spaces
+        self.deal_size = params.deal
         #: The rules to ask whether a draw or an exchange is allowed (``None``: the standard).
         self.action_rules = None
         #: Whether a hand below the limit may draw and a full one exchange, and nothing else
@@ -434,7 +495,8 @@ class Kernel:
         self.over = False
         self.winner = None
         self.reason = ""
-        self.line = None
+        self.line_cache = None
+        self.line_space = 0
         #: With ``scores``: ``scores[team][space]``, what :func:`window_value` adds up to over
         #: the windows through *space* (a greedy player's view of each space), kept up to date.
         self.scores = None
@@ -456,6 +518,7 @@ class Kernel:
         self.per_draw = other.per_draw
         self.token_limit = other.token_limit
         self.open_spaces = other.open_spaces
+        self.deal_size = other.deal_size
         self.action_rules = other.action_rules
         self.simple_actions = other.simple_actions
         self.windows = other.windows
@@ -476,7 +539,8 @@ class Kernel:
         self.over = other.over
         self.winner = other.winner
         self.reason = other.reason
-        self.line = other.line
+        self.line_cache = other.line_cache
+        self.line_space = other.line_space
         scores = other.scores
         self.scores = None if scores is None else [row[:] for row in scores]
 
@@ -488,7 +552,7 @@ class Kernel:
         deck = shuffled(range(1, SPACES + 1), self.rng) if order is None else list(order)
         self.draw = deck[::-1]
         self.shuffles += 1
-        for _round in range(self.config.params.deal):
+        for _round in range(self.deal_size):
             for i in range(self.players):
                 self.hands[(self.seat + i) % self.players].append(self.draw.pop())
 
@@ -699,7 +763,7 @@ class Kernel:
         board = self.board
         board[space] = team
         free = self.free
-        del free[first_at_least(free, space)]  # (``remove`` compares every space before it)
+        free.pop(first_at_least(free, space))  # (``remove`` compares every space before it)
         tokens = self.tokens
         tokens[team] = tokens[team] + 1  # (not ``+=``: compiled, that is a generic add)
         self.occupied += 1
@@ -712,11 +776,11 @@ class Kernel:
         # The windows inline: a random rollout's hottest path.
         code = self.code
         windows = self.windows
-        step = self.tables.step[team]
-        four = self.tables.four[team]
+        step: i64 = self.tables.step[team]
+        four: i64 = self.tables.four[team]
         threats = self.threats[team]
         for w in self.through[space]:
-            after = code[w] + step
+            after: i64 = code[w] + step
             code[w] = after
             if after == four:
                 for n in windows[w]:
@@ -730,23 +794,28 @@ class Kernel:
         code = self.code
         windows = self.windows
         tables = self.tables
-        step = tables.step[team]
-        four = tables.four[team]
+        step: i64 = tables.step[team]
+        four: i64 = tables.four[team]
         threats = self.threats[team]
         delta = tables.delta[team]
         for w in self.through[space]:
-            before = code[w]
-            after = before + step
+            before: i64 = code[w]
+            after: i64 = before + step
             code[w] = after
             window = windows[w]
             if after == four:
                 for n in window:
                     if board[n] == FREE:
                         threats.add(n)
-            for t, d in delta[before]:
-                row = scores[t]
-                for n in window:
-                    if board[n] == FREE:  # (a taken space's score is never read again)
+            changes = delta[before]
+            if len(changes) == 0:
+                continue
+            # Each cell read once, then every team's change (in the compiled build a list
+            # read is a call, and most windows change two teams' values).
+            for n in window:
+                if board[n] == FREE:  # (a taken space's score is never read again)
+                    for t, d in changes:
+                        row = scores[t]
                         row[n] = row[n] + d
 
     def _finish(self, winner: int | None, reason: str, space: int | None = None) -> None:
@@ -754,7 +823,7 @@ class Kernel:
         self.winner = winner
         self.reason = reason
         if space is not None and winner is not None:
-            self.line = line_through(self.board, space, winner)
+            self.line_space = space  # the line itself: :attr:`line`, when asked
         self.turn += 1
 
     def _end_turn(self) -> None:
@@ -779,29 +848,30 @@ class Kernel:
     def _random_move(self, draw: Callable[[], float]) -> None:
         hand = self.hands[self.seat]
         free = self.free
-        size = len(free)
+        size: i64 = len(free)
         joker = self.joker
         if self.simple_actions:
-            count = 1  # the last action: draw, or exchange a full hand
+            count: i64 = 1  # the last action: draw, or exchange a full hand
             can_draw = len(hand) < self.hand_limit
         else:
             can_draw = self.can_draw()
             count = int(can_draw) + int(self.can_exchange())  # the last actions, in legal order
         # Two passes over the hand (the second finds each card's spaces again) rather than a
         # list of them: cheaper in both builds.
+        start: i64
         for card in hand:  # the cards of a hand are all different
             start = first_at_least(free, card)
             if start == size and joker:
                 start = 0
             count += size - start or 1
-        index = int(draw() * count)
+        index: i64 = int(draw() * float(count))
         for i, card in enumerate(hand):
             start = first_at_least(free, card)
             if start == size and joker:
                 start = 0
-            width = size - start
+            width: i64 = size - start
             if index < (width or 1):
-                del hand[i]
+                hand.pop(i)
                 self._played(card, free[start + index] if width else None)
                 return
             index -= width or 1
@@ -811,6 +881,20 @@ class Kernel:
             self.exchange()
 
     # -- questions ----------------------------------------------------------------------------
+
+    @property
+    def line(self) -> tuple[int, ...] | None:
+        """E1: the winning line, or ``None``. Traced when first asked for (a rollout only
+        needs the winner)."""
+        cached = self.line_cache
+        if cached is None and self.line_space and self.winner is not None:
+            cached = self.line_cache = line_through(self.board, self.line_space, self.winner)
+        return cached
+
+    @line.setter
+    def line(self, value: tuple[int, ...] | None) -> None:
+        self.line_cache = value
+        self.line_space = 0
 
     def to_state(self) -> GameState:
         """The kernel's state as a reference :class:`GameState` (result left out): what a rule

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from cinco.core.engine.commands import Command
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.hooks.hookspecs import hookimpl
 from cinco.core.host.declarations import BotContext, BotSpec

@@ -35,6 +35,8 @@ from .kernel import (
 )
 
 if TYPE_CHECKING:
+    from mypy_extensions import i64  # a native integer to mypyc (see .kernel): annotations only
+
     from cinco.core.engine.rules import Rules
 
 #: Move keys besides spaces (1–90).
@@ -504,11 +506,15 @@ def best_space(
     if COMPILED:  # the first of the best, as ``max`` picks it (a call per space, compiled)
         move = free[start]
         best = row[move]
-        for x in free[start + 1 :]:
+        at: i64 = start + 1
+        end: i64 = len(free)
+        while at < end:  # (indices, not a slice: no list to allocate on every move)
+            x = free[at]
             value = row[x]
             if value > best:
                 best = value
                 move = x
+            at += 1
         return move
     return max(free[start:], key=row.__getitem__)
 

@@ -67,6 +67,7 @@ def my_turn(app: CincoApp) -> Callable[[], bool]:
             app.manager.current == "game"
             and not app.manager.transition.is_active
             and app.my_turn()
+            and ks.hand_laid_out(app)
             and bool(len(session.legal()))
         )
 
@@ -361,16 +362,6 @@ def against_a_terminal_bot(app: CincoApp, folder: Path | None, work: Path) -> St
 STEP_TIMEOUT = 3 * ks.TIMEOUT
 
 
-def where(steps: Step) -> str:
-    """The scenario's stack down to the innermost step it is waiting in."""
-    lines, generator = [], steps
-    while generator is not None and getattr(generator, "gi_frame", None) is not None:
-        frame = generator.gi_frame  # type: ignore[attr-defined]
-        lines.append(f"  {frame.f_code.co_name}, line {frame.f_lineno}")
-        generator = getattr(generator, "gi_yieldfrom", None)
-    return "\n".join(lines)
-
-
 def state(app: CincoApp) -> str:
     """What the app knew of the game when a step timed out."""
     session = app.session
@@ -421,7 +412,7 @@ def run(name: str, folder: Path | None) -> int:
             if ready:
                 Clock.schedule_once(advance, 0)
             elif time.monotonic() > deadline:
-                outcome["error"] = f"timed out waiting in {name}:\n{where(steps)}\n{state(app)}"
+                outcome["error"] = f"timed out waiting in {name}:\n{ks.where(steps)}\n{state(app)}"
                 app.stop()
             else:
                 Clock.schedule_once(poll, 0.02)

@@ -37,6 +37,7 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 from kivy.uix.slider import Slider  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
+from cinco.core.engine.actions import ActionSpec, Place, Remove  # noqa: E402
 from cinco.core.engine.commands import PlayCard  # noqa: E402
 from cinco.core.engine.config import Layout  # noqa: E402
 from cinco.core.engine.errors import RecordError  # noqa: E402
@@ -77,9 +78,22 @@ def tap(widget: Any) -> None:
     tap_at(*widget.to_window(*widget.center))
 
 
+def hand_laid_out(app: CincoApp) -> bool:
+    """Every card of the hand shown sits inside the hand's box: its layout has run. (A hand
+    built on this frame still has its cards at (0, 0), where a tap would miss them.)"""
+    hand = app.game_screen.ids.hand
+    return all(
+        hand.x - 1 <= card.x
+        and card.right <= hand.right + 1
+        and hand.y - 1 <= card.y
+        and card.top <= hand.top + 1
+        for card in hand.children
+    )
+
+
 def settled(app: CincoApp) -> Callable[[], bool]:
-    """The app waits for a person: no bot thinking, no screen changing."""
-    return lambda: not app.thinking and not app.manager.transition.is_active
+    """The app waits for a person: no bot thinking, no screen changing, the hand laid out."""
+    return lambda: not app.thinking and not app.manager.transition.is_active and hand_laid_out(app)
 
 
 def shot(app: CincoApp, folder: Path | None, name: str) -> None:
@@ -610,6 +624,73 @@ def variant_plugins(app: CincoApp, folder: Path | None) -> Step:
             if hand_cards(app):  # an empty hand cannot be exchanged in any game (A4)
                 check("without exchanges" in game.reason, f"the reason shown: {game.reason!r}")
             yield from human_turn(app, random.Random(_turn))
+
+
+class CaptureRules:
+    """A variant's own action (hook API 3), as docs/examples/cinco-capture declares it: a card
+    of 1 to 5 replaces an opponent's token at or above it."""
+
+    @hookimpl
+    def cinco_declare_actions(self) -> list[ActionSpec]:
+        def options(state: Any, seat: int) -> list[tuple[int, int]]:
+            team = state.team_of(seat)
+            return [
+                (card, space)
+                for card in sorted({c for c in state.hands[seat] if 1 <= c <= 5})
+                for space in range(card, 91)
+                if state.owner(space) not in (None, team)
+            ]
+
+        def effects(state: Any, seat: int, values: Any) -> list[Any]:
+            return [Remove(values["space"]), Place(values["card"], values["space"])]
+
+        return [ActionSpec("capture", ("card", "space"), options, effects, title="Capture")]
+
+
+def capture_registry() -> Registry:
+    registry = Registry(entry_points=False)
+    plugin = type(
+        "CapturePlugin",
+        (),
+        {
+            "CINCO_HOOK_API": 3,
+            "cinco_register_variants": hookimpl(
+                lambda self: [Variant("capture", "Capture.", rules=CaptureRules())]
+            ),
+        },
+    )()
+    registry.register(plugin, "capture-plugin")
+    return registry
+
+
+def capture(app: CincoApp, folder: Path | None) -> Step:
+    """A variant's own action has a button: choose the card, tap the opponent's token, and
+    the button (its title and values) captures it."""
+    yield settled(app)
+    session = app.session
+    assert session is not None
+    yield lambda: session.to_move in session.humans and not app.thinking
+    seat = session.to_move
+    legal = session.legal()
+    check(bool(legal.acts), "a capture is legal (seed 0: greedy begins, Ann holds a 5)")
+    act = legal.acts[0]
+    card, space = act.get("card"), act.get("space")
+    assert card is not None and space is not None
+    screen = app.game_screen
+    check(screen.ids.declared_button.disabled, "no action button before a choice")
+    tap(screen.card_button(card))
+    yield 0.05
+    board = screen.ids.board
+    tap_at(*board.to_window(*board.space_centre(space)))
+    yield 0.05
+    button = screen.ids.declared_button
+    check(not button.disabled and "Capture" in button.text, f"the button: {button.text!r}")
+    before = session.event_count
+    tap(button)
+    yield lambda: session.event_count > before
+    check(session.public_view.owner(space) == session.config.team_of(seat), "captured")
+    events = [envelope.event for envelope in session.handle(seat).events()]
+    check(any(e.type == "action_taken" for e in events), "the table recorded the capture")
 
 
 def replay(app: CincoApp, folder: Path | None) -> Step:
@@ -1353,6 +1434,12 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
     "hot_seat_undo": (hot_seat_undo, PlayOptions(players=2, seed=9, delay=0.0)),
     "plugin_layout": (plugin_layout, PlayOptions(delay=0.0)),
     "variant_plugins": (variant_plugins, PlayOptions(delay=0.0)),
+    "capture": (
+        capture,
+        PlayOptions(
+            players=2, variants=("capture",), bots={1: ("greedy", None)}, seed=0, delay=0.0
+        ),
+    ),
     "resume_start": (
         resume_start,
         PlayOptions(players=3, bots={1: ("random", None), 2: ("greedy", None)}, seed=30, delay=0.0),
@@ -1386,7 +1473,35 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
 REGISTRIES: dict[str, Callable[[], Registry]] = {
     "plugin_layout": plugin_registry,
     "variant_plugins": variant_registry,
+    "capture": capture_registry,
 }
+
+
+def app_state(app: CincoApp) -> str:
+    """What :func:`settled` and its like look at, for a timeout's message."""
+    try:
+        hand = app.game_screen.ids.hand
+        cards = [
+            (getattr(card, "number", "?"), tuple(map(round, (*card.pos, *card.size))))
+            for card in hand.children
+        ]
+        return (
+            f"  screen {app.manager.current!r}, thinking {app.thinking}, transition active "
+            f"{app.manager.transition.is_active}, hand box "
+            f"{tuple(map(round, (*hand.pos, *hand.size)))}, cards {cards}"
+        )
+    except Exception as exc:  # the state is a hint for the reader; never a second failure
+        return f"  (state unknown: {exc!r})"
+
+
+def where(steps: Step) -> str:
+    """The scenario's stack down to the innermost step it is waiting in."""
+    lines, generator = [], steps
+    while generator is not None and getattr(generator, "gi_frame", None) is not None:
+        frame = generator.gi_frame  # type: ignore[attr-defined]
+        lines.append(f"  {frame.f_code.co_name}, line {frame.f_lineno}")
+        generator = getattr(generator, "gi_yieldfrom", None)
+    return "\n".join(lines)
 
 
 def run(name: str, folder: Path | None) -> int:
@@ -1419,7 +1534,9 @@ def run(name: str, folder: Path | None) -> int:
                 if predicate():
                     Clock.schedule_once(advance, 0)
                 elif time.monotonic() > deadline[0]:
-                    outcome["error"] = f"timed out waiting in {name}"
+                    outcome["error"] = (
+                        f"timed out waiting in {name}:\n{where(steps)}\n{app_state(app)}"
+                    )
                     app.stop()
                 else:
                     Clock.schedule_once(poll, 0.02)

@@ -1,5 +1,6 @@
-"""A real terminal for the tests: a tmux server of a test's own (its socket given), with the
-program in a window named ``game``, driven by send-keys and read by capture-pane."""
+"""A real terminal for the tests: a tmux server (its socket given), with the program in a
+session named ``game`` (or *target*: several tests may share one server, a session each),
+driven by send-keys and read by capture-pane."""
 
 from __future__ import annotations
 
@@ -13,8 +14,15 @@ TMUX = shutil.which("tmux")
 
 
 class Terminal:
-    def __init__(self, socket: Path) -> None:
+    def __init__(self, socket: Path, target: str = "game") -> None:
         self.socket = socket
+        self.target = target
+
+    def start(self, command: str, width: int = 80, height: int = 24) -> None:
+        """Run *command* (a shell command) in a new session *width* × *height*."""
+        self.tmux(
+            "new-session", "-d", "-s", self.target, "-x", str(width), "-y", str(height), command
+        )
 
     def tmux(self, *args: str) -> str:
         assert TMUX is not None
@@ -23,14 +31,14 @@ class Terminal:
         ).stdout
 
     def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "game")
+        return self.tmux("capture-pane", "-p", "-t", self.target)
 
     def keys(self, *keys: str) -> None:
         """Type each of *keys*, then Enter (an empty one: Enter alone)."""
         for key in keys:
             if key:
-                self.tmux("send-keys", "-t", "game", "-l", key)
-            self.tmux("send-keys", "-t", "game", "Enter")
+                self.tmux("send-keys", "-t", self.target, "-l", key)
+            self.tmux("send-keys", "-t", self.target, "Enter")
 
     def wait_for(self, check: Callable[[str], bool], what: str, timeout: float = 20) -> str:
         deadline = time.monotonic() + timeout

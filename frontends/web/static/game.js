@@ -1,6 +1,10 @@
 // A table's game, for a seat (its token kept in this browser) or a spectator (a watch code):
 // the seat protocol over the server's WebSocket, the board, the hand, the clocks, the log.
 // The page shows what the server's events say; a move is sent and shown once confirmed.
+// A variant's own actions (hook API 3) come in the prompt's "acts" (the legal commands): a
+// button per action, labelled in the page's language (/api/tables/ID/actions), puts the page
+// in that action's mode, where a (card, space) action is a card then a highlighted space and
+// any other a list of its legal commands; the command chosen is sent as the prompt had it.
 
 import { api, clear, el } from "./dom.js";
 import { drawBoard, loadBoard } from "./board.js";
@@ -27,6 +31,8 @@ export class Game {
     this.prompt = null;
     this.clock = null;
     this.selected = null;
+    this.mode = null; // the declared action being chosen (its name), or null
+    this.actionWords = new Map(); // declared action's name -> its words (title, fields, ...)
     this.pending = false;
     this.answers = [];
     this.attempts = 0;
@@ -90,8 +96,13 @@ export class Game {
       this.exchangeButton = el("button", { "data-testid": "exchange", disabled: true, onclick: () => this.send("exchange") }, t("Exchange"));
       this.burnButton = el("button", { "data-testid": "burn", hidden: true, onclick: () => this.burn() }, t("Burn"));
       this.rematchButton = el("button", { class: "primary", "data-testid": "rematch", hidden: true, onclick: () => this.rematch() }, t("Rematch"));
+      // The variant's own actions: a button each, shown while the prompt offers it.
+      this.actButtons = el("span", { class: "acts", "data-testid": "acts" });
+      this.actCancel = el("button", { type: "button", "data-testid": "act-cancel", hidden: true, onclick: () => this.leaveMode() }, t("Cancel"));
+      this.actList = el("ul", { class: "act-list", "data-testid": "act-list", hidden: true });
       side.append(el("section", { class: "panel" }, el("h2", {}, t("Your hand")), this.hand,
-        el("div", { class: "actions" }, this.drawButton, this.exchangeButton, this.burnButton, this.rematchButton)));
+        el("div", { class: "actions" }, this.drawButton, this.exchangeButton, this.burnButton, this.actButtons, this.actCancel, this.rematchButton),
+        this.actList));
     } else {
       side.append(el("p", {}, t("You are watching this table.")));
     }
@@ -101,6 +112,17 @@ export class Game {
     this.main.append(el("div", { class: "game" }, el("div", { class: "board-wrap" }, root), side));
     this.drawInvites();
     if (this.tableId) this.loadSummary();
+    if (this.tableId && this.viewer !== null) this.loadActionWords();
+  }
+
+  // The table's declared actions in the page's language (their titles label the buttons).
+  async loadActionWords() {
+    const answer = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/actions?lang=${encodeURIComponent(language())}`);
+    if (!answer.ok || !Array.isArray(answer.body.actions)) return;
+    for (const words of answer.body.actions) {
+      if (words && typeof words.name === "string") this.actionWords.set(words.name, words);
+    }
+    this.render();
   }
 
   async loadSummary() {
@@ -303,6 +325,7 @@ export class Game {
     if (sent) {
       this.pending = true;
       this.selected = null;
+      this.mode = null;
       this.say("");
       this.render();
     }
@@ -323,8 +346,68 @@ export class Game {
     this.render();
   }
 
+  // -- a variant's own actions (the prompt's acts) -------------------------------------------
+
+  // The legal commands of the declared action *name* now (all of them for null).
+  actsOf(name) {
+    const acts = (this.prompt && Array.isArray(this.prompt.acts)) ? this.prompt.acts : [];
+    return name === null ? acts : acts.filter((act) => act.kind === name);
+  }
+
+  // The declared actions the prompt offers, in the order it lists them.
+  offeredActions() {
+    return [...new Set(this.actsOf(null).map((act) => act.kind))];
+  }
+
+  actionTitle(name) {
+    const words = this.actionWords.get(name);
+    if (words && words.title) return words.title;
+    return name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, " ");
+  }
+
+  // An action chosen on the board ("card" then "space", or a "space"), or from a list.
+  onBoard(name) {
+    const acts = this.actsOf(name);
+    if (!acts.length) return false;
+    const fields = actFields(acts[0]).sort().join(",");
+    return fields === "card,space" || fields === "space";
+  }
+
+  // The commands of the mode's action that the choice so far leads to.
+  modeActs() {
+    if (this.mode === null || !this.canAct()) return [];
+    const acts = this.actsOf(this.mode);
+    if (this.selected === null) return acts.some((act) => "card" in act) ? [] : acts;
+    return acts.filter((act) => act.card === this.selected);
+  }
+
+  enterMode(name) {
+    if (!this.canAct()) return;
+    if (this.mode === name) {
+      this.leaveMode();
+      return;
+    }
+    this.mode = name;
+    this.selected = null;
+    // One card that can do it: chosen at once.
+    const cards = [...new Set(this.actsOf(name).filter((act) => "card" in act).map((act) => act.card))];
+    if (this.onBoard(name) && cards.length === 1) this.selected = cards[0];
+    this.say("");
+    this.render();
+  }
+
+  leaveMode() {
+    this.mode = null;
+    this.selected = null;
+    this.render();
+  }
+
   tapSpace(space) {
     if (!this.canAct()) return;
+    if (this.mode !== null) {
+      this.tapSpaceInMode(space);
+      return;
+    }
     let card = this.selected;
     if (card === null) {
       const fitting = this.prompt.plays.filter(([, spaces]) => spaces.includes(space));
@@ -336,6 +419,17 @@ export class Game {
     }
     const spaces = this.legalFor(card);
     if (spaces && spaces.includes(space)) this.submit({ kind: "play", card, space });
+  }
+
+  tapSpaceInMode(space) {
+    if (!this.onBoard(this.mode)) return;
+    const acts = this.actsOf(this.mode).filter((act) => act.space === space
+      && (this.selected === null || act.card === this.selected));
+    if (acts.length === 1) {
+      this.submit(acts[0]);
+    } else if (acts.length > 1) {
+      this.say(t("Several cards fit there: tap the card first."));
+    }
   }
 
   burn() {
@@ -363,6 +457,7 @@ export class Game {
     const state = fold(this.events, this.viewer);
     this.state = state;
     if (this.selected !== null && !state.hand.includes(this.selected)) this.selected = null;
+    if (this.mode !== null && (this.prompt === null || !this.actsOf(this.mode).length)) this.mode = null;
     this.drawBoardState(state);
     this.drawStatus(state);
     this.drawSeats(state);
@@ -371,7 +466,9 @@ export class Game {
   }
 
   drawBoardState(state) {
-    const legal = this.selected !== null && this.canAct() ? new Set(this.legalFor(this.selected) || []) : new Set();
+    let legal = this.selected !== null && this.canAct() ? new Set(this.legalFor(this.selected) || []) : new Set();
+    const targets = this.mode !== null && this.onBoard(this.mode);
+    if (this.mode !== null) legal = new Set(targets ? this.modeActs().map((act) => act.space) : []);
     for (const [space, group] of this.spaces) {
       const team = state.board.get(space);
       const polygon = group.firstChild;
@@ -384,6 +481,8 @@ export class Game {
       }
       if (legal.has(space)) group.dataset.legal = "true";
       else delete group.dataset.legal;
+      if (targets && legal.has(space)) group.dataset.act = this.mode;
+      else delete group.dataset.act;
       group.classList.toggle("last", space === state.last);
       group.classList.toggle("win", !!(state.over && (state.over.line || []).includes(space)));
     }
@@ -404,6 +503,13 @@ export class Game {
     } else if (this.prompt && this.viewer !== null) {
       mode = "your-turn";
       text = this.pending ? t("Sending your move…") : t("Your turn: choose a card, then a space.");
+      if (!this.pending && this.mode !== null) {
+        const action = this.actionTitle(this.mode);
+        const needsCard = this.actsOf(this.mode).some((act) => "card" in act);
+        if (!this.onBoard(this.mode)) text = t("{action}: choose one of these moves.", { action });
+        else if (needsCard && this.selected === null) text = t("{action}: choose a card, then a highlighted space.", { action });
+        else text = t("{action}: choose a highlighted space.", { action });
+      }
     } else if (state.toMove !== null) {
       text = state.toMove === this.viewer ? t("Your turn is coming…") : t("{name} is to move.", { name: name(state.toMove) });
     } else {
@@ -446,13 +552,15 @@ export class Game {
 
   drawHand(state) {
     clear(this.hand);
+    // In an action's mode, only the cards some of its commands use may be chosen.
+    const usable = this.mode !== null ? new Set(this.actsOf(this.mode).map((act) => act.card)) : null;
     for (const card of state.hand) {
       const legal = this.legalFor(card);
       this.hand.append(el("button", {
         type: "button",
         "data-card": card,
         "aria-pressed": this.selected === card ? "true" : "false",
-        disabled: !this.canAct(),
+        disabled: !this.canAct() || (usable !== null && !(this.onBoard(this.mode) && usable.has(card))),
         title: legal && legal.length === 0 ? t("No free space: this card burns") : null,
         onclick: () => this.tapCard(card),
       }, String(card)));
@@ -461,9 +569,44 @@ export class Game {
     const acting = this.canAct();
     this.drawButton.disabled = !(acting && this.prompt.can_draw);
     this.exchangeButton.disabled = !(acting && this.prompt.can_exchange);
-    const burns = this.selected !== null && acting && (this.legalFor(this.selected) || [1]).length === 0;
+    const burns = this.mode === null && this.selected !== null && acting && (this.legalFor(this.selected) || [1]).length === 0;
     this.burnButton.hidden = !burns;
     this.burnButton.textContent = burns ? t("Burn {card}", { card: this.selected }) : t("Burn");
+    this.drawActs(acting);
+  }
+
+  // The declared actions' buttons, and (for an action not chosen on the board) the list of
+  // its legal commands; the status says what to choose.
+  drawActs(acting) {
+    clear(this.actButtons);
+    const offered = acting ? this.offeredActions() : [];
+    for (const name of offered) {
+      const words = this.actionWords.get(name);
+      this.actButtons.append(el("button", {
+        type: "button",
+        class: "act",
+        "data-testid": "act",
+        "data-action": name,
+        "aria-pressed": this.mode === name ? "true" : "false",
+        title: words && words.description ? words.description : null,
+        onclick: () => this.enterMode(name),
+      }, this.actionTitle(name)));
+    }
+    const on = acting && this.mode !== null;
+    this.actCancel.hidden = !on;
+    clear(this.actList);
+    const listed = on && !this.onBoard(this.mode);
+    this.actList.hidden = !listed;
+    if (!listed) return;
+    const action = this.actionTitle(this.mode);
+    for (const act of this.actsOf(this.mode)) {
+      const fields = actFields(act).map((field) => `${field} ${act[field]}`).join(", ");
+      this.actList.append(el("li", {}, el("button", {
+        type: "button",
+        "data-testid": "act-choice",
+        onclick: () => this.submit(act),
+      }, fields ? t("{action}: {fields}", { action, fields }) : action)));
+    }
   }
 
   drawClocks() {
@@ -478,6 +621,11 @@ export class Game {
       node.classList.toggle("running", running);
     });
   }
+}
+
+// A declared action's command's own fields (its kind and seat left out).
+function actFields(act) {
+  return Object.keys(act).filter((key) => key !== "kind" && key !== "seat");
 }
 
 function copy(text) {

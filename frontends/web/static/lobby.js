@@ -1,17 +1,26 @@
 // The lobby: create a table, the open tables, join by code.
 
 import { api, clear, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { inviteTable, keepInvite, keepSeat, seatOf } from "./seats.js";
 
-const KINDS = [
-  ["person", () => t("Person")],
-  ["bot:random", () => t("Bot: random")],
-  ["bot:greedy", () => t("Bot: greedy")],
-  ["bot:ismcts:easy", () => t("Bot: ISMCTS, easy")],
-  ["bot:ismcts:medium", () => t("Bot: ISMCTS, medium")],
-  ["bot:ismcts:hard", () => t("Bot: ISMCTS, hard")],
-];
+const PERSON = ["person", () => t("Person")];
+
+// Who may sit at a seat: a person, or each bot the server offers (/api/games: its title and
+// levels in the page's language, from the plugins' own words), as [value, label].
+function seatKinds(bots) {
+  const kinds = [PERSON];
+  for (const bot of bots) {
+    if (!bot.levels || !bot.levels.length) {
+      kinds.push([`bot:${bot.name}`, () => t("Bot: {name}", { name: bot.title })]);
+      continue;
+    }
+    for (const level of bot.levels) {
+      kinds.push([`bot:${bot.name}:${level.name}`, () => t("Bot: {name}, {level}", { name: bot.title, level: level.title })]);
+    }
+  }
+  return kinds;
+}
 const TIMERS = [
   ["", () => t("No timer")],
   ["180+5", () => t("3 minutes + 5 s a move")],
@@ -65,13 +74,14 @@ export function joinByCode(main, code, onSeated) {
 }
 
 export function showLobby(main, onSeated) {
-  let games = { players: { 2: [{ name: "2x1" }] }, variants: [] };
+  let games = { players: { 2: [{ name: "2x1" }] }, variants: [], variant_words: [], bots: [] };
+  let kinds = [PERSON];
   const error = el("p", { class: "error", role: "alert", "data-testid": "create-error" });
   const players = el("select", { name: "players" });
   const layout = el("select", { name: "layout" });
   const layoutLabel = el("label", {}, t("Layout"), " ", layout);
-  const joker = el("input", { type: "checkbox", name: "variant", value: "joker" });
-  const jokerLabel = el("label", {}, joker, " ", t("Joker variant"));
+  // One box per variant the server offers, by its title in the page's language.
+  const variants = el("div", { class: "variants", "data-testid": "variants" });
   const seats = el("div", { class: "seats" });
   const timer = el("select", { name: "timer" }, TIMERS.map(([value, label]) => el("option", { value }, label())));
   const name = el("input", { type: "text", name: "name", maxlength: 24, value: localStorage.getItem(NAME_KEY) || "", autocomplete: "nickname" });
@@ -80,7 +90,7 @@ export function showLobby(main, onSeated) {
     el("h2", {}, t("New table")),
     el("label", {}, t("Your name"), " ", name),
     el("label", {}, t("Players"), " ", players),
-    layoutLabel, jokerLabel,
+    layoutLabel, variants,
     el("p", {}, t("Seats (you sit at seat 1)")), seats,
     el("label", {}, t("Timer"), " ", timer),
     create, error);
@@ -90,8 +100,9 @@ export function showLobby(main, onSeated) {
     const kept = [...seats.querySelectorAll("select")].map((s) => s.value);
     clear(seats);
     for (let n = 0; n < count; n++) {
-      const kind = el("select", { name: "kind", disabled: n === 0 }, KINDS.map(([value, label]) => el("option", { value }, label())));
-      kind.value = n === 0 ? "person" : kept[n] || (n === 1 ? "person" : "bot:greedy");
+      const kind = el("select", { name: "kind", disabled: n === 0 }, kinds.map(([value, label]) => el("option", { value }, label())));
+      const wanted = n === 0 ? "person" : kept[n] || (n === 1 ? "person" : "bot:greedy");
+      kind.value = kinds.some(([value]) => value === wanted) ? wanted : "person";
       seats.append(el("div", { class: "seat-choice", "data-testid": `seat-${n}` }, el("span", {}, t("Seat {n}", { n: n + 1 })), kind));
     }
     const layouts = games.players[players.value] || [];
@@ -100,6 +111,15 @@ export function showLobby(main, onSeated) {
     layoutLabel.hidden = layouts.length < 2;
   }
   players.addEventListener("change", drawSeats);
+
+  function drawVariants() {
+    clear(variants);
+    for (const variant of games.variant_words || []) {
+      const box = el("input", { type: "checkbox", name: "variant", value: variant.name });
+      variants.append(el("label", { title: variant.description, "data-variant": variant.name }, box, " ", variant.title));
+    }
+    variants.hidden = !variants.childElementCount;
+  }
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -120,7 +140,8 @@ export function showLobby(main, onSeated) {
     });
     const body = { players: Number(players.value), bots, timer: timer.value || null };
     if (!layoutLabel.hidden && layout.value) body.layout = layout.value;
-    if (joker.checked) body.variants = ["joker"];
+    const chosen = [...variants.querySelectorAll("input:checked")].map((box) => box.value);
+    if (chosen.length) body.variants = chosen;
     localStorage.setItem(NAME_KEY, name.value.trim());
     const made = await api("POST", "/api/tables", body);
     if (!made.ok) {
@@ -178,11 +199,13 @@ export function showLobby(main, onSeated) {
       el("section", { class: "panel" }, joinForm),
       el("section", { class: "panel" }, el("h2", {}, t("Open tables")), el("p", {}, t("Ask a player at the table for its invite code.")), tables))));
 
-  api("GET", "/api/games").then((answer) => {
+  // In the page's language: the layouts', variants' and bots' words come from the server.
+  api("GET", `/api/games?lang=${encodeURIComponent(language())}`).then((answer) => {
     if (answer.ok) games = answer.body;
     clear(players);
     for (const count of Object.keys(games.players)) players.append(el("option", { value: count }, count));
-    jokerLabel.hidden = !(games.variants || []).includes("joker");
+    kinds = seatKinds(games.bots || []);
+    drawVariants();
     drawSeats();
   });
   listTables();

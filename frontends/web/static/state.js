@@ -12,7 +12,7 @@ export function fold(events, viewer) {
 }
 
 function fresh() {
-  return { config: null, hand: [], counts: [], board: new Map(), toMove: null, over: null, last: null };
+  return { config: null, hand: [], counts: [], board: new Map(), toMove: null, over: null, last: null, lastAction: null };
 }
 
 export function teamOf(config, seat) {
@@ -38,6 +38,13 @@ function step(s, e, viewer) {
         s.board.set(e.space, teamOf(s.config, e.seat));
         s.last = e.space;
       }
+      break;
+    case "action_taken": // a variant's own action (hook API 3): its effects' events follow
+      s.lastAction = { seat: e.seat, action: e.action, values: e.values };
+      break;
+    case "token_removed": // a variant's own action took it off (hook API 3)
+      s.board.delete(e.space);
+      if (s.last === e.space) s.last = null;
       break;
     case "hand_discarded":
       s.counts[e.seat] -= e.count;

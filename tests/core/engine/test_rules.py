@@ -48,7 +48,8 @@ from cinco.core.engine.events import (
     HandDiscarded,
     TurnEnded,
 )
-from cinco.core.engine.rules import decide, first_seat, legal_actions, reshuffle_order, setup_events
+from cinco.core.engine.legal import legal_actions
+from cinco.core.engine.rules import decide, first_seat, reshuffle_order, setup_events
 from cinco.core.engine.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, UNKNOWN, GameState, fold
 from cinco.core.game.game import Game
 from cinco.core.host.registry import Registry, default_registry

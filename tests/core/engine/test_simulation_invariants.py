@@ -32,7 +32,7 @@ from cinco.core.engine.events import (
     Notice,
     TurnEnded,
 )
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import FREE, HAND_LIMIT, TOKENS_PER_TEAM, GameState, fold
 from cinco.core.game.game import Game
 from cinco.core.hooks.hookspecs import hookimpl

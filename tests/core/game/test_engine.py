@@ -446,7 +446,7 @@ def test_legal_actions_need_only_the_players_view():
         if game.is_over:
             continue
         seat = game.state.current_seat
-        from cinco.core.engine.rules import legal_actions
+        from cinco.core.engine.legal import legal_actions
 
         assert legal_actions(game.view(seat), game.rules, seat) == game.legal_actions(seat)
 

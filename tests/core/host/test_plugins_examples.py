@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cinco import CardPlayed, GameStarted, load_record
+from cinco import ActionTaken, CardPlayed, GameStarted, fold, load_record
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -27,6 +27,8 @@ PACKAGES = (
     "cinco-hand-of-five",
     "cinco-no-exchange",
     "cinco-four-in-a-row",
+    "cinco-eight",
+    "cinco-capture",
 )
 #: The hook API 2 examples: distribution, variant, and the parameters it records.
 VARIANTS = (
@@ -185,7 +187,9 @@ def test_api_2_variants_are_played_by_every_bot(
     assert listing["problems"] == []
     rules = cinco(["rules", "--variant", variant], site)
     assert rules.returncode == 0, rules.stderr
-    assert f"### {variant}" in rules.stdout
+    # The variant has no title: its heading is its name in words ("Four in a row").
+    headings = [line[4:] for line in rules.stdout.splitlines() if line.startswith("### ")]
+    assert [h.lower().replace(" ", "-") for h in headings] == [variant], headings
     if params:
         assert "Game parameters:" in rules.stdout
     records = tmp_path / "records"
@@ -275,3 +279,159 @@ def test_broken_and_incompatible_plugins_do_not_stop_cinco(site: Path, tmp_path:
     listing = cinco(["plugins"], site, broken)
     assert listing.returncode == 0
     assert "Plugins that failed" in listing.stdout and "cinco-future" in listing.stdout
+
+
+def test_eight_players_through_the_commands(site: Path, tmp_path: Path) -> None:
+    """cinco-eight's layouts and team style are listed; random, greedy and ismcts play 2x4
+    and 4x2 with no move replaced; the records name the plugin and replay with it, and a
+    Cinco without it says what to install."""
+    listing = json.loads(cinco(["plugins", "--json"], site).stdout)
+    eight = next(p for p in listing["plugins"] if p["name"] == "eight")
+    assert (eight["distribution"], eight["layouts"]) == ("cinco-eight", ["2x4", "4x2"])
+    assert [style["name"] for style in eight["team_styles"]] == ["green"]
+    assert [style["name"] for style in listing["team_styles"]][3] == "green"
+    assert listing["problems"] == []
+    text = cinco(["plugins"], site).stdout
+    assert "team styles: green #009E73" in text
+    for layout, bots, turns in (
+        ("2x4", "random,greedy", "600"),
+        ("4x2", "random,greedy", "600"),
+        # Eight seats make the search slow: its games are cut short (a draw), kept cheap.
+        ("2x4", "ismcts:easy,greedy", "30"),
+        ("4x2", "ismcts:easy,random", "30"),
+    ):
+        records = tmp_path / f"{layout}-{bots}"
+        result = cinco(
+            [
+                *("simulate", "--players", "8", "--layout", layout, "--bots", bots),
+                *("--games", "1", "--seed", "3", "--turn-limit", turns),
+                *("--records", str(records), "--json"),
+            ],
+            site,
+        )
+        assert result.returncode == 0, result.stderr
+        summary = json.loads(result.stdout)
+        assert summary["games"] == 1
+        assert set(summary["replaced_moves"].values()) == {0}, summary
+        (record,) = records.glob("*.jsonl")
+        header = json.loads(record.read_text().splitlines()[0])
+        assert header["layouts"] == {
+            layout: {"distribution": "cinco-eight", "version": "1.0.0", "entry_point": "eight"}
+        }
+        replay = cinco(["replay", str(record), "--json"], site)
+        assert replay.returncode == 0, replay.stderr
+    without = cinco(["replay", str(record), "--json"])
+    assert without.returncode == 1
+    assert "pip install 'cinco-eight>=1.0.0'" in without.stderr
+    assert "entry point eight" in without.stderr
+
+
+def test_a_parameters_only_variant_replays_without_its_plugin(site: Path, tmp_path: Path) -> None:
+    """A hand5 record (written by simulate) names its plugin, and replays where it is not
+    installed, with its recorded parameters and a notice saying so and what to install."""
+    records = tmp_path / "records"
+    result = cinco(
+        [
+            *("simulate", "--variant", "hand5", "--bots", "greedy,random", "--games", "1"),
+            *("--records", str(records)),
+        ],
+        site,
+    )
+    assert result.returncode == 0, result.stderr
+    (record,) = records.glob("*.jsonl")
+    header = json.loads(record.read_text().splitlines()[0])
+    assert header["variants"]["hand5"] == {
+        "distribution": "cinco-hand-of-five",
+        "version": "1.0.0",
+        "entry_point": "hand5",
+        "hooks": ["cinco_game_params"],
+    }
+    with_plugin = cinco(["replay", str(record), "--json"], site)
+    without = cinco(["replay", str(record), "--json"])
+    assert without.returncode == 0, without.stderr
+    assert json.loads(without.stdout) == json.loads(with_plugin.stdout)
+    assert "'hand5'" in without.stderr and "is not installed here" in without.stderr
+    assert "pip install 'cinco-hand-of-five>=1.0.0'" in without.stderr
+    # A variant with rules of its own (lucky7: where a card may go) still needs its plugin.
+    result = cinco(
+        [
+            *("simulate", "--variant", "lucky7", "--bots", "greedy", "--games", "1"),
+            *("--records", str(tmp_path / "lucky")),
+        ],
+        site,
+    )
+    (lucky,) = (tmp_path / "lucky").glob("*.jsonl")
+    refused = cinco(["replay", str(lucky), "--json"])
+    assert refused.returncode == 1
+    assert "pip install 'cinco-lucky7>=1.0.0'" in refused.stderr
+
+
+# -- hook API 3: the capture example declares an action of its own (issue 25) ----------------
+
+
+def test_the_capture_example_is_played_by_every_bot_and_replays(site: Path, tmp_path: Path) -> None:
+    """``cinco simulate`` plays the declared action with random, greedy and ismcts (few games,
+    low budget); every record replays with the rules checked, captures included."""
+    listing = json.loads(cinco(["plugins", "--json"], site).stdout)
+    plugins = {plugin["distribution"]: plugin for plugin in listing["plugins"]}
+    assert plugins["cinco-capture"]["hook_api"] == 3
+    assert plugins["cinco-capture"]["variant_hooks"] == {"capture": ["cinco_declare_actions"]}
+    assert listing["problems"] == []
+    captures = 0
+    for bots, games in (("random,random", 4), ("greedy,random", 2), ("ismcts:easy,greedy", 1)):
+        records = tmp_path / bots.replace(",", "-").replace(":", "_")
+        result = cinco(
+            [
+                *("simulate", "--variant", "capture", "--bots", bots, "--games", str(games)),
+                *("--seed", "1", "--records", str(records), "--json"),
+            ],
+            site,
+        )
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["games"] == games
+        for path in sorted(records.glob("*.jsonl")):
+            events = load_record(path, check_rules=False).events
+            assert not [e for e in events if e.type == "notice"]  # no bot_replaced
+            captures += sum(1 for e in events if isinstance(e, ActionTaken))
+            replay = cinco(["replay", str(path), "--json"], site)
+            assert replay.returncode == 0, replay.stderr
+            assert json.loads(replay.stdout)["result"] is not None
+    assert captures > 0
+
+
+def test_the_terminal_offers_the_capture_and_plays_it(site: Path, tmp_path: Path) -> None:
+    """``cinco --variant capture``: the keys line and the help offer ``c``, ``c CARD SPACE``
+    captures, the move log tells it, and the record holds it."""
+    record = tmp_path / "game.jsonl"
+    env = {**environment(site), "CINCO_DATA_DIR": str(tmp_path / "data")}
+    script = Path(sys.executable).with_name("cinco")
+
+    def play(args: list[str], typed: str) -> str:
+        result = subprocess.run(
+            [str(script), *args, "--delay", "0"],
+            input=typed,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
+
+    # Seed 0: the greedy bot begins, then Ann holds a 5 and may capture its token.
+    first = play(
+        ["--variant", "capture", "--seed", "0", "--bot", "2=greedy", "--record", str(record)], "q\n"
+    )
+    assert "c capture" in first
+    state = fold(list(load_record(record, check_rules=False).events))
+    taken = next(n for n in range(1, 91) if state.owner(n) == 1)
+    card = min(state.hands[0])
+    assert card <= 5 <= taken
+    text = play(["--resume", str(record)], f"?\n\nc {card}\nc {card} {taken}\nq\n")
+    assert "This game's own actions" in text and "c CARD SPACE" in text
+    assert "Type c CARD SPACE to capture." in text  # the fields could not be read
+    assert f"You captured {taken} with a {card}" in text
+    events = load_record(record, check_rules=False).events
+    assert ActionTaken(0, "capture", (card, taken)) in events
+    replay = cinco(["replay", str(record), "--json"], site)
+    assert replay.returncode == 0, replay.stderr

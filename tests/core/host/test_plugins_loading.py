@@ -352,7 +352,7 @@ def test_one_entry_point_seen_twice_is_one_plugin(
 def test_first_result_itself_refuses_a_wrapper() -> None:
     """A wrapper that reached a rule set's plugin manager some other way is refused when the
     hook chain is built, not called on every move."""
-    from cinco.core.engine.rules import first_result
+    from cinco.core.engine.rule_hooks import first_result
 
     rules = RuleSet()
     rules.pm.register(NewWrapper(), name="sneaked in")  # past RuleSet.register's check

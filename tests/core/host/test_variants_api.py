@@ -424,12 +424,17 @@ def test_a_record_says_what_to_install_for_its_variant(tmp_path: Path) -> None:
     path = record_with_plugin_variant(tmp_path)
     header = json.loads(path.read_text().splitlines()[0])
     assert header["variants"] == {
-        "no-exchange": {"distribution": "cinco-no-exchange", "version": "1.0.0"}
+        "no-exchange": {
+            "distribution": "cinco-no-exchange",
+            "version": "1.0.0",
+            "entry_point": "no-exchange",
+            "hooks": ["cinco_action_allowed"],
+        }
     }
     with pytest.raises(RecordError) as refused:
         load_record(path, registry=Registry(entry_points=False))
     message = str(refused.value)
-    assert "'no-exchange' (from cinco-no-exchange 1.0.0)" in message
+    assert "'no-exchange' (from cinco-no-exchange 1.0.0, entry point no-exchange)" in message
     assert "pip install 'cinco-no-exchange>=1.0.0'" in message
     # Without the header's field (an older record): still what is missing, and how to look.
     lines = path.read_text().splitlines()
@@ -528,7 +533,7 @@ def test_cinco_takes_settings_on_the_command_line(
     result = CliRunner().invoke(main, ["--setting", "tally.style"], env=env)
     assert result.exit_code != 0 and "is not NAME=VALUE" in result.output
     listing = CliRunner().invoke(main, ["plugins"]).output
-    assert "setting:  tally.every (default 10): Print the score every N turns." in listing
+    assert "setting:  tally.every = 10 (default): Print the score every N turns." in listing
 
 
 # -- the order in which variants are asked ----------------------------------------------------

@@ -130,6 +130,12 @@ def test_variants_from_plugins_in_the_app(display: str, tmp_path: Path) -> None:
     run("variant_plugins", display, tmp_path)
 
 
+def test_a_variants_own_action_has_a_button(display: str, tmp_path: Path) -> None:
+    """Hook API 3: the capture of docs/examples/cinco-capture is offered by a button once the
+    card and the opponent's token are chosen, and tapping it captures."""
+    run("capture", display, tmp_path)
+
+
 def test_resume_after_a_killed_app(display: str, tmp_path: Path) -> None:
     """The app dies mid-game; started again, Continue brings the game back and goes on."""
     run("resume_start", display, tmp_path)

@@ -28,7 +28,7 @@ from cinco.core.engine.commands import Draw, PlayCard
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.errors import EventError
 from cinco.core.engine.events import CardPlayed
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.table.protocol import (
     MAX_DEPTH,
     MAX_HINT_SECONDS,

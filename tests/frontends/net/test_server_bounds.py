@@ -31,7 +31,7 @@ from websockets.sync.client import ClientConnection, connect
 import cinco.frontends.net.service as service_module
 from cinco.core.engine.commands import Command, Draw
 from cinco.core.engine.events import TurnEnded, event_from_dict
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.hooks.hookspecs import hookimpl
 from cinco.core.host.declarations import BotSpec

@@ -27,8 +27,8 @@ from cinco.core.engine.board import neighbours
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.config import GameConfig, Layout, Seat
 from cinco.core.engine.events import Notice
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.oracle import RulesOracle
-from cinco.core.engine.rules import LegalActions
 from cinco.core.engine.state import GameState
 from cinco.core.game.game import Game
 from cinco.core.hooks.hookspecs import hookimpl

@@ -61,7 +61,7 @@ def test_greedy_exchanges_only_a_hand_of_high_cards():
     from positions import position
 
     from cinco.core.engine.commands import Exchange, PlayCard
-    from cinco.core.engine.rules import legal_actions
+    from cinco.core.engine.legal import legal_actions
     from cinco.plugins.bots.greedy import GreedyBot
 
     for hand, expected in (([50, 61, 77, 88], Exchange), ([12, 61, 77, 88], PlayCard)):

@@ -8,7 +8,8 @@ import pytest
 from cinco.core.engine.commands import Draw, Exchange, PlayCard
 from cinco.core.engine.config import GameConfig, Seat
 from cinco.core.engine.events import Notice
-from cinco.core.engine.rules import RuleSet, legal_actions
+from cinco.core.engine.legal import legal_actions
+from cinco.core.engine.rules import RuleSet
 from cinco.core.engine.state import FREE, GameState, fold
 from cinco.core.game.game import Game
 from cinco.core.hooks.hookspecs import hookimpl
@@ -139,7 +140,7 @@ def test_unseen_cards_are_every_card_it_cannot_see() -> None:
 
 def test_moves_map_to_commands_with_the_least_flexible_card() -> None:
     """A space is taken with the highest card that reaches it (low cards reach more)."""
-    from cinco.core.engine.rules import LegalActions
+    from cinco.core.engine.legal import LegalActions
 
     legal = LegalActions(0, ((5, (50, 60)), (50, (50, 60)), (70, ())), True, False)
     assert to_command(50, legal) == PlayCard(0, 50, 50)

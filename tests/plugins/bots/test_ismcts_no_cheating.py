@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cinco.core.engine.commands import Command
 from cinco.core.engine.config import Seat
 from cinco.core.engine.events import CardDrawn, CardPlayed, DeckShuffled, Event, HandDiscarded
-from cinco.core.engine.rules import LegalActions
+from cinco.core.engine.legal import LegalActions
 from cinco.core.engine.state import PUBLIC, UNKNOWN, GameState
 from cinco.core.game.game import Game
 from cinco.core.host.declarations import BotContext

@@ -24,7 +24,8 @@ import pytest
 
 from cinco.core.engine.commands import Draw, Exchange, PlayCard
 from cinco.core.engine.config import GameConfig
-from cinco.core.engine.rules import LegalActions, decide_steps, setup_events
+from cinco.core.engine.legal import LegalActions
+from cinco.core.engine.rules import decide_steps, setup_events
 from cinco.core.engine.state import GameState, fold
 from cinco.core.host.registry import Registry
 from cinco.plugins.bots import builds
@@ -141,7 +142,7 @@ def play_both(seed: int, kernels: Sequence[ModuleType]) -> tuple[GameState, list
         assert snapshot(kernel) == reference_snapshot(state)
         worlds.append(kernel)
     style = rng.choice((0.05, 0.3, 0.6, 0.9))
-    from cinco.core.engine.rules import legal_actions
+    from cinco.core.engine.legal import legal_actions
 
     while not state.is_over:
         legal = legal_actions(state, rules)
