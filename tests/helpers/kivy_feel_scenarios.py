@@ -282,8 +282,10 @@ MINE: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]] = {
     ),
     "quiet_frames": (
         quiet_frames,
-        # The bot's move stays "thinking" long enough to watch the loop turn.
-        PlayOptions(players=2, bots={1: ("greedy", None)}, seed=33, delay=60.0),
+        # The bot's move stays "thinking" long enough to watch the loop turn. The seed makes
+        # the person move first: were the bot first, the scenario's first wait would race its
+        # 60 s against the step's own 60 s timeout (and lose on a busy machine).
+        PlayOptions(players=2, bots={1: ("greedy", None)}, seed=34, delay=60.0),
     ),
     "look": (
         look,

@@ -8,7 +8,6 @@ the commands run here, so the test environment itself is never changed.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -16,11 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from example_plugins import EXAMPLES, install_examples, with_site
 
 from cinco import ActionTaken, CardPlayed, GameStarted, fold, load_record
 
-ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = ROOT / "docs" / "examples"
 PACKAGES = (
     "cinco-lucky7",
     "cinco-neighbourly",
@@ -38,52 +36,18 @@ VARIANTS = (
 )
 
 
-def pip_install(sources: Sequence[Path], target: Path) -> None:
-    """Install *sources* into *target*: offline first (setuptools from this environment), then
-    with pip's usual isolated build (which fetches setuptools from PyPI)."""
-    base = [
-        sys.executable,
-        "-m",
-        "pip",
-        "install",
-        "--no-deps",
-        "--quiet",
-        "--disable-pip-version-check",
-        "--no-input",
-        "--target",
-        str(target),
-    ]
-    offline = subprocess.run(
-        [*base, "--no-build-isolation", *map(str, sources)], capture_output=True, text=True
-    )
-    if offline.returncode == 0:
-        return
-    isolated = subprocess.run([*base, *map(str, sources)], capture_output=True, text=True)
-    assert isolated.returncode == 0, offline.stderr + isolated.stderr
-
-
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding every example distribution, installed by pip."""
-    sources = tmp_path_factory.mktemp("example-sources")
-    copies = []
-    for name in PACKAGES:
-        # Built from a copy: pip builds in place and would leave build/ and *.egg-info behind.
-        copy = sources / name
-        shutil.copytree(
-            EXAMPLES / name,
-            copy,
-            ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"),
-        )
-        copies.append(copy)
-    target = tmp_path_factory.mktemp("site-packages")
-    pip_install(copies, target)
-    return target
+    return install_examples(
+        PACKAGES,
+        tmp_path_factory.mktemp("example-sources"),
+        tmp_path_factory.mktemp("site-packages"),
+    )
 
 
 def environment(*paths: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([*map(str, paths), *filter(None, [env.get("PYTHONPATH")])])
+    env = with_site(*paths)
     env.pop("COLUMNS", None)
     return env
 
@@ -377,6 +341,17 @@ def test_the_capture_example_is_played_by_every_bot_and_replays(site: Path, tmp_
     assert plugins["cinco-capture"]["hook_api"] == 3
     assert plugins["cinco-capture"]["variant_hooks"] == {"capture": ["cinco_declare_actions"]}
     assert listing["problems"] == []
+    # Its words are in its own catalogs, shipped with the package: the rules' heading is its
+    # title, in English and in Ukrainian (from cinco_capture's catalog, not Cinco's).
+    for lang, title, rule in (
+        ("en", "Capture", "**Capture.** Instead of playing a card as usual"),
+        ("uk", "Захоплення", "**Захоплення.** Замість звичайного ходу"),
+    ):
+        rules = cinco(["--lang", lang, "rules", "--variant", "capture"], site)
+        assert rules.returncode == 0, rules.stderr
+        headings = [line[4:] for line in rules.stdout.splitlines() if line.startswith("### ")]
+        assert headings == [title], headings
+        assert rule in rules.stdout
     captures = 0
     for bots, games in (("random,random", 4), ("greedy,random", 2), ("ismcts:easy,greedy", 1)):
         records = tmp_path / bots.replace(",", "-").replace(":", "_")

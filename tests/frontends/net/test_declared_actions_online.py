@@ -3,8 +3,8 @@ commands of the declared actions (``acts``), a client submits one as a command o
 action's own kind, and the table refuses one its game does not have, keeping the connection.
 
 Live: a real ``cinco serve`` on 127.0.0.1 with the example plugin cinco-capture installed
-(``pip install --target`` into a throwaway folder on ``PYTHONPATH``, as
-tests/core/host/test_plugins_examples.py does), a table of the capture variant played to its
+(``pip install --target`` into a throwaway folder on ``PYTHONPATH``:
+tests/helpers/example_plugins.py), a table of the capture variant played to its
 end by two ``cinco join --bot`` clients; their records hold captures and replay with the rules
 checked. Unit level: the protocol's round trips and bounds, and the terminal seat of
 ``cinco join`` reading a capture typed by its name when the plugin is not installed here.
@@ -15,16 +15,14 @@ docs/seat-protocol.md ("prompt", "Commands"), docs/plugins.md ("Adding an action
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from example_plugins import install_examples, with_site
 
 from cinco.core.engine.commands import Act, Draw, PlayCard
 from cinco.core.engine.errors import EventError
@@ -44,8 +42,6 @@ from cinco.core.table.protocol import (
 from cinco.frontends.terminal import parsing
 from cinco.frontends.terminal.help import help_text
 
-ROOT = Path(__file__).resolve().parents[3]
-CAPTURE = ROOT / "docs" / "examples" / "cinco-capture"
 CAPTURE_ACT = Act(0, "capture", (("card", 1), ("space", 34)))
 LEGAL = LegalActions(0, ((1, (3, 4)), (60, ())), True, False, (CAPTURE_ACT,))
 
@@ -159,38 +155,15 @@ def test_the_terminal_seat_submits_the_action_typed(monkeypatch: pytest.MonkeyPa
 # -- live: a table of the capture variant, two ``cinco join --bot`` clients --------------------
 
 
-def pip_install(source: Path, target: Path) -> None:
-    """Install *source* into *target* (offline first, then with pip's isolated build)."""
-    base = [
-        *(sys.executable, "-m", "pip", "install", "--no-deps", "--quiet"),
-        *("--disable-pip-version-check", "--no-input", "--target", str(target)),
-    ]
-    offline = subprocess.run(
-        [*base, "--no-build-isolation", str(source)], capture_output=True, text=True
-    )
-    if offline.returncode == 0:
-        return
-    isolated = subprocess.run([*base, str(source)], capture_output=True, text=True)
-    assert isolated.returncode == 0, offline.stderr + isolated.stderr
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding cinco-capture, installed by pip (built from a copy: pip builds in
     place and would leave build/ and *.egg-info behind)."""
-    copy = tmp_path_factory.mktemp("capture-source") / "cinco-capture"
-    shutil.copytree(
-        CAPTURE, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    return install_examples(
+        ["cinco-capture"],
+        tmp_path_factory.mktemp("capture-source"),
+        tmp_path_factory.mktemp("capture-site"),
     )
-    target = tmp_path_factory.mktemp("capture-site")
-    pip_install(copy, target)
-    return target
-
-
-def with_site(site: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(site), *filter(None, [env.get("PYTHONPATH")])])
-    return env
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """A variant's own action (hook API 3) taken in a real browser: a page of the web client plays
 a table of the example plugin's ``capture`` variant against a bot on a live ``cinco serve`` (the
 plugin installed by pip into a throwaway folder on the server's ``PYTHONPATH``, with the
-helpers of tests/frontends/net/test_declared_actions_online.py), and captures an opponent's
+helpers of tests/helpers/example_plugins.py), and captures an opponent's
 token through the page's own controls: the action's button (labelled with its title, from
 ``/api/tables/ID/actions``), a card, then a highlighted space.
 
@@ -22,7 +22,6 @@ size with the capture mode on is written to the test's temporary folder.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import time
@@ -30,11 +29,11 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser import DESKTOP, PHONE, Tab, create_table, outside_viewport
+from example_plugins import install_examples, with_site
 
 if TYPE_CHECKING:
     from live_server import Server
@@ -43,37 +42,20 @@ if TYPE_CHECKING:
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-ROOT = Path(__file__).resolve().parents[3]
-ONLINE = ROOT / "tests" / "frontends" / "net" / "test_declared_actions_online.py"
-
 #: At most this many games (the first and its rematches), and this long in all, to reach a
 #: prompt that offers a capture.
 GAMES = 5
 SECONDS = 240
 
 
-def _online() -> ModuleType:
-    """The networked test of declared actions, for its helpers (pip_install, with_site)."""
-    spec = importlib.util.spec_from_file_location("declared_actions_online", ONLINE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding cinco-capture, installed by pip (from a copy, as the networked test)."""
-    import shutil
-
-    online = _online()
-    copy = tmp_path_factory.mktemp("capture-source") / "cinco-capture"
-    shutil.copytree(
-        online.CAPTURE, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    return install_examples(
+        ["cinco-capture"],
+        tmp_path_factory.mktemp("capture-source"),
+        tmp_path_factory.mktemp("capture-site"),
     )
-    target = tmp_path_factory.mktemp("capture-site")
-    online.pip_install(copy, target)
-    return target
 
 
 @pytest.fixture
@@ -82,7 +64,7 @@ def capture_server(site: Path, tmp_path: Path) -> Iterator[Server]:
 
     server = Server(tmp_path / "tables.sqlite", log=tmp_path / "server.log")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", _online().with_site(site)["PYTHONPATH"])
+        patch.setenv("PYTHONPATH", with_site(site)["PYTHONPATH"])
         server.start()
     try:
         yield server

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cinco_capture
 import pytest
 
@@ -16,6 +18,7 @@ from cinco import (
     TokenRemoved,
     fold,
 )
+from cinco.core.words.i18n import speaking
 
 
 @pytest.fixture
@@ -76,3 +79,22 @@ def test_every_bot_plays_captures(registry: Registry, bot: str, games: int) -> N
         assert not any(event.type == "notice" for event in game.events)  # no bot_replaced
         captures += sum(1 for e in game.events if isinstance(e, ActionTaken) and e.seat == 0)
     assert captures > 0
+
+
+def test_its_words_come_from_its_own_catalog() -> None:
+    """The title and the narration are in the plugin's domain, cinco_capture, whose compiled
+    catalogs ship with the package; English stays the msgid."""
+    (variant,) = cinco_capture.cinco_register_variants()
+    capture = cinco_capture.CAPTURE
+    assert cinco_capture.words.name == "cinco_capture"
+    catalog = Path(cinco_capture.__file__).parent / "locale/cs/LC_MESSAGES/cinco_capture.mo"
+    assert catalog.is_file()
+    with speaking("cs"):
+        assert variant.label == capture.label == "Braní"
+        assert capture.tell("Ann", (1, 34)) == "Ann: karta 1 bere 34"
+    with speaking("uk"):
+        assert variant.label == "Захоплення"
+        assert capture.tell("Ann", (1, 34)) == "Ann: карта 1 захоплює 34"
+    with speaking("en"):
+        assert variant.label == "Capture"
+        assert capture.tell("Ann", (1, 34)) == "Ann captured 34 with a 1"

@@ -9,13 +9,20 @@ The variant adds an action of its own through the ``cinco_declare_actions`` hook
 its name, its command's fields, when it is legal, what it does, and how players see it. The
 engine lists it among the legal actions (so every bot can choose it and both frontends offer
 it), checks it, records it, and replays it.
+
+Its words (the variant's title, description and rules, the action's title, narration, usage
+and description) are in its own gettext domain, ``cinco_capture``: the catalogs in
+``locale/`` (Ukrainian, Russian, Czech, Italian) are shipped with the package, and Cinco shows
+each text in the player's language (``cinco --lang cs rules --variant capture``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from cinco import ActionSpec, Effect, GameState, Place, Remove, Variant, hookimpl
+from cinco.core.words.domains import TextDomain
 
 __version__ = "1.0.0"
 
@@ -24,6 +31,9 @@ CINCO_HOOK_API = 3
 
 #: The highest card that captures.
 CAPTURE_MAX = 5
+
+#: The plugin's own words: its gettext domain and the folder of its compiled catalogs.
+words = TextDomain("cinco_capture", Path(__file__).parent / "locale")
 
 
 def options(state: GameState, seat: int) -> list[tuple[int, int]]:
@@ -50,11 +60,21 @@ CAPTURE = ActionSpec(
     ("card", "space"),
     options=options,
     effects=effects,
-    title="Capture",
-    narration="{name} captured {space} with a {card}",
+    # TRANSLATORS: the action's button and its name in the terminal's help, and the variant's
+    # name (the rules' heading, the lists of variants): one word for both.
+    title=words.N_("Capture"),
+    # TRANSLATORS: the move log, in the present tense. {name} is a player's name, or "You"
+    # (translated) for the player reading: a verb agreeing with it cannot fit both, so the
+    # card may be the subject ("{name}: karta {card} bere {space}").
+    narration=words.N_("{name} captured {space} with a {card}"),
     key="c",
-    usage="CARD SPACE",
-    description="Play a card of 1 to 5 onto an opponent's token at or above it, replacing it.",
+    # TRANSLATORS: the terminal's help: what is typed after the key c (capitals, no spaces
+    # inside one placeholder).
+    usage=words.N_("CARD SPACE"),
+    # TRANSLATORS: what the action does, in the terminal's help and the button's tooltip.
+    description=words.N_(
+        "Play a card of 1 to 5 onto an opponent's token at or above it, replacing it."
+    ),
 )
 
 
@@ -71,13 +91,14 @@ def cinco_register_variants() -> list[Variant]:
     return [
         Variant(
             "capture",
-            "Capture: a card of 1 to 5 may replace an opponent's token at or above it.",
+            words.N_("Capture: a card of 1 to 5 may replace an opponent's token at or above it."),
             rules=CaptureRules(),
-            rules_text=(
+            rules_text=words.N_(
                 "**Capture.** Instead of playing a card as usual, a card of 1 to 5 may be "
                 "played onto a space an opponent's token holds, numbered at least the card: "
                 "that token goes back to its team and yours takes its place "
                 "(`c CARD SPACE` in the terminal)."
             ),
+            title=words.N_("Capture"),
         )
     ]
