@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -46,15 +47,23 @@ def help_text(
     return _base_help(params, can_exchange=can_exchange) + _actions_help(actions)
 
 
+#: The width the help is written for (an 80-column terminal, less a margin).
+HELP_WIDTH = 78
+
+
 def _actions_help(actions: Sequence[ActionSpec]) -> str:
     if not actions:
         return ""
     lines = [_("This game's own actions")]
     for spec in actions:
-        typed = f"{spec.key or spec.name} {spec.usage}".strip()
+        typed = f"{spec.key or spec.name} {_(spec.usage) if spec.usage else ''}".strip()
         what = _(spec.description) if spec.description else ""
-        lines.append(f"  {typed:<9} {spec.label.lower()}: {what}".rstrip(": "))
-    example = f"{actions[0].name} {actions[0].usage}".strip()
+        line = f"  {typed:<9} {spec.label.lower()}: {what}".rstrip(": ")
+        # Wrapped here: a plugin's description is one line of any length, and a terminal
+        # would break it inside a word.
+        lines.append(textwrap.fill(line, width=HELP_WIDTH, subsequent_indent=" " * 12))
+    first = actions[0]
+    example = f"{first.name} {_(first.usage) if first.usage else ''}".strip()
     lines.append(
         "  "
         + _("An action may also be typed as its name and its numbers: {example}").format(

@@ -123,8 +123,11 @@ class Declared:
     @property
     def problem(self) -> str:
         """What to type instead, when the fields could not be read."""
+        spec = known_action(self.action)
         return _("Type {key} {usage} to {action}.").format(
-            key=self.key, usage=self.usage, action=self.action
+            key=self.key,
+            usage=_(self.usage) if self.usage else "",
+            action=spec.label.lower() if spec is not None else self.action,
         )
 
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from kernel_snapshots import reference_snapshot, snapshot
 
 from cinco import (
     STANDARD_PARAMS,
@@ -43,34 +44,6 @@ from cinco.core.engine.state import BLOCKED, GameState
 from cinco.plugins.bots.kernel import Kernel, make_kernel, reference_shuffler, supports
 
 REGISTRY = Registry(entry_points=False)
-
-
-def snapshot(kernel: Kernel) -> tuple[object, ...]:
-    return (
-        tuple(kernel.board),
-        tuple(tuple(h) for h in kernel.hands),
-        tuple(reversed(kernel.draw)),
-        tuple(kernel.discard),
-        tuple(kernel.tokens),
-        kernel.seat,
-        kernel.turn,
-        kernel.shuffles,
-        kernel.over,
-    )
-
-
-def reference_snapshot(state: GameState) -> tuple[object, ...]:
-    return (
-        state.board,
-        state.hands,
-        state.draw_pile,
-        state.discard_pile,
-        state.tokens,
-        state.current_seat,
-        state.turn,
-        state.shuffles,
-        state.is_over,
-    )
 
 
 def random_params(rng: random.Random) -> GameParams:

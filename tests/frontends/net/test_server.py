@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +24,6 @@ from cinco.core.engine.events import event_from_dict
 from cinco.frontends.net.app import create_app
 from cinco.frontends.net.connection import MAX_MESSAGE
 from cinco.frontends.net.store import digest
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "server.db"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as test_client:
-        yield test_client
 
 
 def a_move(prompt: Frame) -> Frame:

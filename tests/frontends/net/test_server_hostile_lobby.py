@@ -538,7 +538,11 @@ def test_two_people_on_one_account_hold_two_seats(server: Server, tmp_path: Path
                 )
             )
             _seat_taken(lobby, table["table"], number)
-        summary = lobby.table(table["table"])
+        # The last seat taken starts the game on the server's loop, a moment later.
+        deadline = time.monotonic() + URL_TIMEOUT
+        while (summary := lobby.table(table["table"]))["state"] == "waiting":
+            assert time.monotonic() < deadline, summary
+            time.sleep(0.1)
         assert summary["state"] == "playing"
         assert [s["name"] for s in summary["seats"]] == ["Ann", "Bob", "Greedy 3"]
         assert all(person.poll() is None for person in people)  # nobody was taken over

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,19 +22,7 @@ from cinco.core.engine.commands import Command, Draw, PlayCard
 from cinco.core.engine.config import GameConfig
 from cinco.core.table.protocol import Envelope, Message
 from cinco.core.table.table import Table
-from cinco.frontends.net.app import create_app
 from cinco.frontends.net.connection import Frames, frame
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "server.db"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as test_client:
-        yield test_client
 
 
 def seated_table(client: TestClient) -> tuple[str, list[str]]:

@@ -19,13 +19,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
+from kernel_snapshots import kernel_plays, reference_snapshot, snapshot
 
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.config import GameConfig, Layout, Seat
 from cinco.core.engine.events import DeckShuffled, Notice
 from cinco.core.engine.legal import LegalActions, legal_actions
 from cinco.core.engine.rules import decide_steps, setup_events
-from cinco.core.engine.state import GameState, fold
+from cinco.core.engine.state import fold
 from cinco.core.game.game import Game
 from cinco.core.hooks.hookspecs import hookimpl
 from cinco.core.host.registry import Registry
@@ -155,39 +156,6 @@ def pick(legal: LegalActions, rng: random.Random, style: float) -> Command:
         return Draw(legal.seat) if legal.can_draw else Exchange(legal.seat)
     card, spaces = rng.choice(legal.plays)
     return PlayCard(legal.seat, card, rng.choice(spaces) if spaces else None)
-
-
-def kernel_plays(world: Kernel) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    hand = sorted(set(world.hands[world.seat]))
-    return tuple((card, tuple(world.legal_spaces(card))) for card in hand)
-
-
-def snapshot(world: Kernel) -> tuple[object, ...]:
-    return (
-        tuple(world.board),
-        tuple(tuple(h) for h in world.hands),
-        tuple(reversed(world.draw)),
-        tuple(world.discard),
-        tuple(world.tokens),
-        world.seat,
-        world.turn,
-        world.shuffles,
-        world.over,
-    )
-
-
-def reference_snapshot(state: GameState) -> tuple[object, ...]:
-    return (
-        state.board,
-        state.hands,
-        state.draw_pile,
-        state.discard_pile,
-        state.tokens,
-        state.current_seat,
-        state.turn,
-        state.shuffles,
-        state.is_over,
-    )
 
 
 def deck_order(config: GameConfig) -> tuple[int, ...]:

@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
+from kernel_snapshots import kernel_plays, reference_snapshot, snapshot
 
 from cinco.core.engine.commands import Draw, Exchange, PlayCard
 from cinco.core.engine.config import GameConfig
@@ -59,39 +60,6 @@ def kernel_build(name: str) -> ModuleType:
 def build(request: pytest.FixtureRequest) -> ModuleType:
     """Each build of the kernel in turn."""
     return kernel_build(request.param)
-
-
-def snapshot(kernel: Kernel) -> tuple[object, ...]:
-    return (
-        tuple(kernel.board),
-        tuple(tuple(h) for h in kernel.hands),
-        tuple(reversed(kernel.draw)),
-        tuple(kernel.discard),
-        tuple(kernel.tokens),
-        kernel.seat,
-        kernel.turn,
-        kernel.shuffles,
-        kernel.over,
-    )
-
-
-def reference_snapshot(state: GameState) -> tuple[object, ...]:
-    return (
-        state.board,
-        state.hands,
-        state.draw_pile,
-        state.discard_pile,
-        state.tokens,
-        state.current_seat,
-        state.turn,
-        state.shuffles,
-        state.is_over,
-    )
-
-
-def kernel_plays(kernel: Kernel) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    hand = sorted(set(kernel.hands[kernel.seat]))
-    return tuple((card, tuple(kernel.legal_spaces(card))) for card in hand)
 
 
 def random_config(rng: random.Random, seed: int) -> GameConfig:
