@@ -37,7 +37,6 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 from kivy.uix.slider import Slider  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
-from cinco.core.engine.actions import ActionSpec, Place, Remove  # noqa: E402
 from cinco.core.engine.commands import PlayCard  # noqa: E402
 from cinco.core.engine.config import Layout  # noqa: E402
 from cinco.core.engine.errors import RecordError  # noqa: E402
@@ -626,46 +625,11 @@ def variant_plugins(app: CincoApp, folder: Path | None) -> Step:
             yield from human_turn(app, random.Random(_turn))
 
 
-class CaptureRules:
-    """A variant's own action (hook API 3), as docs/examples/cinco-capture declares it: a card
-    of 1 to 5 replaces an opponent's token at or above it."""
-
-    @hookimpl
-    def cinco_declare_actions(self) -> list[ActionSpec]:
-        def options(state: Any, seat: int) -> list[tuple[int, int]]:
-            team = state.team_of(seat)
-            return [
-                (card, space)
-                for card in sorted({c for c in state.hands[seat] if 1 <= c <= 5})
-                for space in range(card, 91)
-                if state.owner(space) not in (None, team)
-            ]
-
-        def effects(state: Any, seat: int, values: Any) -> list[Any]:
-            return [Remove(values["space"]), Place(values["card"], values["space"])]
-
-        return [ActionSpec("capture", ("card", "space"), options, effects, title="Capture")]
-
-
-def capture_registry() -> Registry:
-    registry = Registry(entry_points=False)
-    plugin = type(
-        "CapturePlugin",
-        (),
-        {
-            "CINCO_HOOK_API": 3,
-            "cinco_register_variants": hookimpl(
-                lambda self: [Variant("capture", "Capture.", rules=CaptureRules())]
-            ),
-        },
-    )()
-    registry.register(plugin, "capture-plugin")
-    return registry
-
-
 def capture(app: CincoApp, folder: Path | None) -> Step:
     """A variant's own action has a button: choose the card, tap the opponent's token, and
-    the button (its title and values) captures it."""
+    the button (its title and values) captures it. The variant is docs/examples/cinco-capture,
+    installed by the test on ``PYTHONPATH`` and found by its entry point, as a player's app
+    finds it."""
     yield settled(app)
     session = app.session
     assert session is not None
@@ -685,6 +649,7 @@ def capture(app: CincoApp, folder: Path | None) -> Step:
     yield 0.05
     button = screen.ids.declared_button
     check(not button.disabled and "Capture" in button.text, f"the button: {button.text!r}")
+    shot(app, folder, "kivy-capture.png")
     before = session.event_count
     tap(button)
     yield lambda: session.event_count > before
@@ -1473,7 +1438,6 @@ SCENARIOS: dict[str, tuple[Callable[[CincoApp, Path | None], Step], PlayOptions]
 REGISTRIES: dict[str, Callable[[], Registry]] = {
     "plugin_layout": plugin_registry,
     "variant_plugins": variant_registry,
-    "capture": capture_registry,
 }
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from example_plugins import install_examples, with_site
 
 pytestmark = pytest.mark.kivy
 
@@ -130,10 +131,17 @@ def test_variants_from_plugins_in_the_app(display: str, tmp_path: Path) -> None:
     run("variant_plugins", display, tmp_path)
 
 
-def test_a_variants_own_action_has_a_button(display: str, tmp_path: Path) -> None:
-    """Hook API 3: the capture of docs/examples/cinco-capture is offered by a button once the
-    card and the opponent's token are chosen, and tapping it captures."""
-    run("capture", display, tmp_path)
+def test_a_variants_own_action_has_a_button(
+    display: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Hook API 3: the capture of docs/examples/cinco-capture, installed with pip, is offered by
+    a button once the card and the opponent's token are chosen, and tapping it captures."""
+    site = install_examples(
+        ["cinco-capture"],
+        tmp_path_factory.mktemp("capture-source"),
+        tmp_path_factory.mktemp("capture-site"),
+    )
+    run("capture", display, tmp_path, extra={"PYTHONPATH": with_site(site)["PYTHONPATH"]})
 
 
 def test_resume_after_a_killed_app(display: str, tmp_path: Path) -> None:
