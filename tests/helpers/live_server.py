@@ -8,7 +8,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from cinco.core.engine.commands import Command
 from cinco.core.table.protocol import Accepted, Submit
@@ -95,6 +97,20 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def seated(
+    lobby: Lobby, table: dict[str, Any], names: Sequence[str] = ("Ann", "Bob")
+) -> list[Session]:
+    """People called *names* who joined *table* (as the lobby created it), each with the
+    connection of their seat open."""
+    seats = [lobby.join(table["code"], name) for name in names]
+    players = [
+        Session(lobby, table=table["table"], token=s["token"], seat=s["seat"]) for s in seats
+    ]
+    for player in players:
+        player.connect()
+    return players
 
 
 def first_legal(session: Session) -> Command | None:

@@ -56,3 +56,14 @@ def until(ws: Any, done: Callable[[Frame], bool], frames: list[Frame] | None = N
 
 def is_answer(frame: Frame) -> bool:
     return frame["type"] in ("accepted", "refused", "hinted")
+
+
+def a_move(prompt: Frame) -> Frame:
+    """A command frame for the move *prompt* offers first: a play, else a draw, else an
+    exchange."""
+    seat = prompt["seat"]
+    for card, spaces in prompt["plays"]:
+        return {"kind": "play", "seat": seat, "card": card, "space": spaces[0] if spaces else None}
+    if prompt["can_draw"]:
+        return {"kind": "draw", "seat": seat}
+    return {"kind": "exchange", "seat": seat}

@@ -252,18 +252,13 @@ def test_an_action_the_game_lacks_is_refused_and_the_connection_stays(
 ) -> None:
     """A standard table: a capture (a plausible action's name) is refused through the rules'
     refusal, a hostile command by the schema; the seat then plays on."""
-    from live_server import first_legal
+    from live_server import first_legal, seated
 
-    from cinco.frontends.net.client import Lobby, Session
+    from cinco.frontends.net.client import Lobby
 
     lobby = Lobby(capture_server.url)
     table = lobby.create({"players": 2})
-    seats = [lobby.join(table["code"], name) for name in ("Ann", "Bob")]
-    players = [
-        Session(lobby, table=table["table"], token=s["token"], seat=s["seat"]) for s in seats
-    ]
-    for player in players:
-        player.connect()
+    players = seated(lobby, table)
     try:
         deadline = time.monotonic() + 30
         while not any(player.view.legal() for player in players):

@@ -18,21 +18,12 @@ pytest.importorskip("websockets")
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from ws_frames import Frame, auth, is_answer, msg, until
+from ws_frames import Frame, a_move, auth, is_answer, msg, until
 
 from cinco.core.engine.events import event_from_dict
 from cinco.frontends.net.app import create_app
 from cinco.frontends.net.connection import MAX_MESSAGE
 from cinco.frontends.net.store import digest
-
-
-def a_move(prompt: Frame) -> Frame:
-    seat = prompt["seat"]
-    for card, spaces in prompt["plays"]:
-        return {"kind": "play", "seat": seat, "card": card, "space": spaces[0] if spaces else None}
-    if prompt["can_draw"]:
-        return {"kind": "draw", "seat": seat}
-    return {"kind": "exchange", "seat": seat}
 
 
 def new_table(client: TestClient, **settings: Any) -> dict[str, Any]:

@@ -16,7 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("websockets")
 
 from starlette.testclient import TestClient
-from ws_frames import Frame, auth, is_answer, msg, until
+from ws_frames import Frame, a_move, auth, is_answer, msg, until
 
 from cinco.core.engine.commands import Command, Draw, PlayCard
 from cinco.core.engine.config import GameConfig
@@ -32,15 +32,6 @@ def seated_table(client: TestClient) -> tuple[str, list[str]]:
         for name in ("Ann", "Bob")
     ]
     return table["table"], tokens
-
-
-def a_move(prompt: Frame) -> Frame:
-    seat = prompt["seat"]
-    for card, spaces in prompt["plays"]:
-        return {"kind": "play", "seat": seat, "card": card, "space": spaces[0] if spaces else None}
-    if prompt["can_draw"]:
-        return {"kind": "draw", "seat": seat}
-    return {"kind": "exchange", "seat": seat}
 
 
 def stored_seqs(db: Path, table: str) -> list[int]:

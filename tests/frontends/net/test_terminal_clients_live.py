@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from live_server import CINCO, Server, first_legal
+from live_server import CINCO, Server, first_legal, seated
 from tmux_terminal import TMUX, Terminal
 
 from cinco.core.engine.events import TurnEnded
@@ -60,12 +60,7 @@ def test_watch_draws_the_table_with_running_clocks_and_ctrl_c_leaves_cleanly(
 ) -> None:
     lobby = Lobby(server.url)
     table = lobby.create({"players": 2, "timer": "300+5"})
-    seats = [lobby.join(table["code"], name) for name in ("Ann", "Bob")]
-    players = [
-        Session(lobby, table=table["table"], token=s["token"], seat=s["seat"]) for s in seats
-    ]
-    for player in players:
-        player.connect()
+    players = seated(lobby, table)
     try:
         run_in(terminal, tmp_path, f"watch {server.url} {table['watch']}")
         screen = terminal.wait_for(lambda s: CLOCKS.search(s) is not None, "the clocks")
