@@ -28,6 +28,17 @@ os.environ.setdefault("CINCO_LANG", "en")
 
 
 @pytest.fixture
+def english_afterwards() -> Iterator[None]:
+    """The language back to English after the test, and no test catalog folder left set:
+    a test that chooses a language leaves the next one in English."""
+    from cinco.core.words import i18n
+
+    yield
+    os.environ.pop(i18n.LOCALE_DIR_VAR, None)
+    i18n.set_language(i18n.SOURCE_LANGUAGE)
+
+
+@pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     from live_server import Server, free_port  # only the networked tests need the client
 

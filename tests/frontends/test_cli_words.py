@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -30,6 +29,9 @@ from cinco.core.words.answers import is_no, is_yes, yes_no_hint
 from cinco.core.words.i18n import speaking
 from cinco.frontends.cli_i18n import METAVARS, english_metavar
 from cinco.frontends.main import COMMANDS, load, main
+
+#: Each test leaves the language as it found it: English (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("english_afterwards")
 
 LOCALE = Path(i18n.LOCALE_DIR)
 
@@ -48,13 +50,6 @@ TEST_WORDS = {
     "Joker": "Джокер",
     "{variant}: {description} Play with this variant?": "{variant}: {description} Грати з ним?",
 }
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    os.environ.pop(i18n.LOCALE_DIR_VAR, None)
-    i18n.set_language(i18n.SOURCE_LANGUAGE)
 
 
 @pytest.fixture(scope="module")

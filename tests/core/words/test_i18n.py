@@ -34,6 +34,9 @@ from tmux_terminal import TMUX, Terminal
 from cinco.core.tools.i18n_tools import POT, ROOT, pybabel_steps
 from cinco.core.words import i18n
 
+#: Each test leaves the language as it found it: English (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("english_afterwards")
+
 LOCALE = ROOT / "core" / "locale"
 CINCO = str(Path(sys.executable).with_name("cinco"))
 
@@ -82,13 +85,6 @@ def clean_env(**extra: str) -> dict[str, str]:
     env["LANG"] = "C.UTF-8"
     env.update(extra)
     return env
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    os.environ.pop(i18n.LOCALE_DIR_VAR, None)
-    i18n.set_language(i18n.SOURCE_LANGUAGE)
 
 
 @pytest.fixture(scope="module")

@@ -5,23 +5,18 @@ the percent sign where the language puts it, the same way in every line."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
 
-from cinco.core.words import i18n
 from cinco.core.words.i18n import speaking
 from cinco.core.words.numbers import Local, decimal, local, percent, whole
 from cinco.frontends.main import main
 
+#: Each test leaves the language as it found it: English (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("english_afterwards")
+
 NBSP = "\xa0"
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    i18n.set_language(i18n.SOURCE_LANGUAGE)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pickle
 import types
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,9 @@ from cinco.frontends.narration import describe_result, variant_label, variant_la
 from cinco.frontends.terminal.rules_text import rules_page
 from cinco.frontends.web.narrated import table_choices
 
+#: Each test leaves the language as it found it: English (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("english_afterwards")
+
 DOMAIN = "cinco_words_test"
 
 #: The plugin's Czech catalog: msgid → translation.
@@ -40,12 +42,6 @@ CZECH = {
     "6 players in 3 rows": "6 hráčů ve 3 řadách",
     "Die thrower": "Házeč",
 }
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    i18n.set_language(i18n.SOURCE_LANGUAGE)
 
 
 @pytest.fixture(scope="module")
