@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from example_plugins import module_plugin
 
 from cinco import Event, Game, Registry, hookimpl
 
@@ -58,16 +59,8 @@ def cinco_game_closed(game, reason):
 @pytest.fixture
 def recorder(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
     """The environment of a Cinco with the recording plugin installed, and its log."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "cinco_recorder.py").write_text(RECORDER)
-    info = site / "cinco_recorder-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cinco-recorder\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[cinco]\nrecorder = cinco_recorder\n")
+    env = module_plugin(tmp_path / "site", "recorder", RECORDER)
     log = tmp_path / "lifecycle.jsonl"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
     env["CINCO_LIFECYCLE_LOG"] = str(log)
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # no user's settings file
     yield env, log

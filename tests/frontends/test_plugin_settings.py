@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from example_plugins import module_plugin
 
 from cinco import Registry, Setting, hookimpl
 from cinco.core.engine.errors import ConfigError
@@ -124,15 +125,7 @@ def test_a_bad_command_line_setting_names_the_option(registry: Registry, tmp_pat
 def installed(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path, Path]]:
     """The environment of a Cinco with the tally plugin installed (an entry point), its
     settings file (not written yet) and the log of what games were told."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "cinco_tally.py").write_text(TALLY)
-    info = site / "cinco_tally-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cinco-tally\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[cinco]\ntally = cinco_tally\n")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
+    env = module_plugin(tmp_path / "site", "tally", TALLY)
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
     env["CINCO_TALLY_LOG"] = str(tmp_path / "told.jsonl")
     env.pop("COLUMNS", None)

@@ -56,3 +56,17 @@ def with_site(*sites: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*map(str, sites), *filter(None, [env.get("PYTHONPATH")])])
     return env
+
+
+def module_plugin(site: Path, name: str, source: str) -> dict[str, str]:
+    """A plugin of one module, ``cinco_NAME.py`` holding *source*, installed in *site* as pip
+    leaves a distribution (``cinco-NAME`` 1.0, its entry point in the ``cinco`` group); returns
+    this process's environment with *site* first on ``PYTHONPATH``."""
+    site.mkdir(parents=True, exist_ok=True)
+    module = f"cinco_{name}"
+    (site / f"{module}.py").write_text(source)
+    info = site / f"{module}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: cinco-{name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[cinco]\n{name} = {module}\n")
+    return with_site(site)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cinco.core.engine.commands import Draw, PlayCard
+
 if TYPE_CHECKING:
+    from cinco.core.engine.commands import Command
     from cinco.core.engine.state import GameState
     from cinco.plugins.bots.kernel import Kernel
 
@@ -44,3 +47,13 @@ def kernel_plays(kernel: Kernel) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The kernel's legal plays, as :attr:`LegalActions.plays` lists them."""
     hand = sorted(set(kernel.hands[kernel.seat]))
     return tuple((card, tuple(kernel.legal_spaces(card))) for card in hand)
+
+
+def carry_out(kernel: Kernel, command: Command) -> None:
+    """Carry out the reference engine's *command* on *kernel*."""
+    if isinstance(command, PlayCard):
+        kernel.play(command.card, command.space)
+    elif isinstance(command, Draw):
+        kernel.take()
+    else:
+        kernel.exchange()

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from kernel_snapshots import reference_snapshot, snapshot
+from kernel_snapshots import carry_out, reference_snapshot, snapshot
 
 from cinco import (
     STANDARD_PARAMS,
@@ -248,12 +248,7 @@ def test_kernel_matches_reference_engine_with_random_parameters(chunk: int) -> N
             else:
                 command = rng.choice(commands)
             state = decide_steps(state, command, rules)[-1][1]
-            if isinstance(command, PlayCard):
-                kernel.play(command.card, command.space)
-            elif isinstance(command, Draw):
-                kernel.take()
-            else:
-                kernel.exchange()
+            carry_out(kernel, command)
             assert snapshot(kernel) == reference_snapshot(state), (seed, command)
         assert state.result is not None
         assert (kernel.winner, kernel.reason) == (state.result.winner, state.result.reason)

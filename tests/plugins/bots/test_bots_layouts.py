@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
-from kernel_snapshots import kernel_plays, reference_snapshot, snapshot
+from kernel_snapshots import carry_out, kernel_plays, reference_snapshot, snapshot
 
 from cinco.core.engine.commands import Command, Draw, Exchange, PlayCard
 from cinco.core.engine.config import GameConfig, Layout, Seat
@@ -33,7 +33,7 @@ from cinco.core.host.registry import Registry
 from cinco.plugins.bots import builds
 
 if TYPE_CHECKING:
-    from cinco.plugins.bots.kernel import Kernel
+    pass
 
 #: (name, players, teams) of the layouts played here; none is built in.
 LAYOUTS = (("2x4", 8, 2), ("4x2", 8, 4), ("5x1", 5, 5))
@@ -127,7 +127,7 @@ def test_kernel_matches_reference_engine_on_big_tables(build: str) -> None:
             assert kernel_plays(world) == legal.plays
             command = pick(legal, rng, style)
             state = decide_steps(state, command, rules)[-1][1]
-            replay(world, command)
+            carry_out(world, command)
             assert snapshot(world) == reference_snapshot(state), (seed, command)
         assert state.result is not None
         assert (world.winner, world.reason, world.line) == (
@@ -137,16 +137,6 @@ def test_kernel_matches_reference_engine_on_big_tables(build: str) -> None:
         )
         reasons[state.result.reason] += 1
     assert {"line", "board_full"} <= set(reasons), reasons
-
-
-def replay(world: Kernel, command: Command) -> None:
-    """Carry out the reference engine's *command* on the kernel *world*."""
-    if isinstance(command, PlayCard):
-        world.play(command.card, command.space)
-    elif isinstance(command, Draw):
-        world.take()
-    else:
-        world.exchange()
 
 
 def pick(legal: LegalActions, rng: random.Random, style: float) -> Command:

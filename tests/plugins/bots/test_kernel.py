@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
-from kernel_snapshots import kernel_plays, reference_snapshot, snapshot
+from kernel_snapshots import carry_out, kernel_plays, reference_snapshot, snapshot
 
 from cinco.core.engine.commands import Draw, Exchange, PlayCard
 from cinco.core.engine.config import GameConfig
@@ -119,12 +119,7 @@ def play_both(seed: int, kernels: Sequence[ModuleType]) -> tuple[GameState, list
         command = pick(legal, rng, style)
         state = decide_steps(state, command, rules)[-1][1]
         for kernel in worlds:
-            if isinstance(command, PlayCard):
-                kernel.play(command.card, command.space)
-            elif isinstance(command, Draw):
-                kernel.take()
-            else:
-                kernel.exchange()
+            carry_out(kernel, command)
             assert snapshot(kernel) == reference_snapshot(state), (seed, command, kernel)
     assert state.result is not None
     for kernel in worlds:
