@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from example_plugins import module_plugin
+from example_plugins import module_plugin, run_cinco
 
 from cinco import Event, Game, Registry, hookimpl
-
-CINCO = Path(sys.executable).parent / "cinco"
 
 RECORDER = '''
 """Writes every lifecycle hook call to the file $CINCO_LIFECYCLE_LOG, one JSON line each."""
@@ -66,19 +62,6 @@ def recorder(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
     yield env, log
 
 
-def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [str(CINCO), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result
-
-
 def games(log: Path) -> list[list[dict[str, object]]]:
     """The hook calls of each game, in the order made."""
     calls: dict[str, list[dict[str, object]]] = defaultdict(list)
@@ -107,7 +90,7 @@ def assert_one_lifecycle(calls: list[dict[str, object]]) -> None:
 def test_the_terminal_game(recorder: tuple[dict[str, str], Path], tmp_path: Path) -> None:
     env, log = recorder
     record = tmp_path / "game.jsonl"
-    run(env, "--players", "2", "--bot", "1=random", "--bot", "2=random", "--delay", "0",
+    run_cinco(env, "--players", "2", "--bot", "1=random", "--bot", "2=random", "--delay", "0",
         "--seed", "3", "--record", str(record))  # fmt: skip
     (calls,) = games(log)
     assert_one_lifecycle(calls)
@@ -118,7 +101,7 @@ def test_the_terminal_game(recorder: tuple[dict[str, str], Path], tmp_path: Path
 
 def test_simulate(recorder: tuple[dict[str, str], Path]) -> None:
     env, log = recorder
-    run(env, "simulate", "--bots", "random,greedy", "--games", "3", "--json")
+    run_cinco(env, "simulate", "--bots", "random,greedy", "--games", "3", "--json")
     played = games(log)
     assert len(played) == 3
     for calls in played:
@@ -127,7 +110,7 @@ def test_simulate(recorder: tuple[dict[str, str], Path]) -> None:
 
 def test_arena(recorder: tuple[dict[str, str], Path]) -> None:
     env, log = recorder
-    run(env, "arena", "--bots", "random,greedy", "--games", "2", "--jobs", "1", "--json")
+    run_cinco(env, "arena", "--bots", "random,greedy", "--games", "2", "--jobs", "1", "--json")
     played = games(log)
     assert len(played) == 2
     for calls in played:
@@ -139,11 +122,11 @@ def test_replay_calls_no_hook(recorder: tuple[dict[str, str], Path], tmp_path: P
     of it again."""
     env, log = recorder
     record = tmp_path / "game.jsonl"
-    run(env, "simulate", "--bots", "random", "--games", "1", "--records", str(tmp_path))
+    run_cinco(env, "simulate", "--bots", "random", "--games", "1", "--records", str(tmp_path))
     (record,) = tmp_path.glob("game-*.jsonl")
     log.unlink()
-    run(env, "replay", str(record), "--json")
-    run(env, "replay", str(record), "--no-interactive")
+    run_cinco(env, "replay", str(record), "--json")
+    run_cinco(env, "replay", str(record), "--no-interactive")
     assert not log.exists()
 
 
@@ -158,10 +141,10 @@ def test_serve(recorder: tuple[dict[str, str], Path], tmp_path: Path) -> None:
         server = Server(tmp_path / "server.db", free_port(), tmp_path / "server.log")
         server.start()
         try:
-            created = run(env, "table", "create", "--server", server.url, "--bot", "2=random",
+            created = run_cinco(env, "table", "create", "--server", server.url, "--bot", "2=random",
                           "--json")  # fmt: skip
             code = json.loads(created.stdout)["code"]
-            run(env, "join", server.url, code, "--bot", "greedy", "--name", "Gus")
+            run_cinco(env, "join", server.url, code, "--bot", "greedy", "--name", "Gus")
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and not any(
                 call["hook"] == "ended" for game in games(log) for call in game

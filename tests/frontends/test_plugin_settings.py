@@ -8,19 +8,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from example_plugins import module_plugin
+from example_plugins import CINCO, module_plugin, run_cinco
 
 from cinco import Registry, Setting, hookimpl
 from cinco.core.engine.errors import ConfigError
 from cinco.frontends.plugin_settings import chosen_settings, read_file, resolve
-
-CINCO = Path(sys.executable).parent / "cinco"
 
 TALLY = '''
 """Declares two settings, and writes what each game is told of them to $CINCO_TALLY_LOG."""
@@ -134,19 +131,6 @@ def installed(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path, Path]]:
     yield env, settings, tmp_path / "told.jsonl"
 
 
-def run(env: dict[str, str], *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [str(CINCO), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    assert result.returncode == code, result.stdout + result.stderr
-    return result
-
-
 def told(log: Path) -> list[dict[str, object]]:
     lines = log.read_text().splitlines() if log.exists() else []
     log.unlink(missing_ok=True)
@@ -158,18 +142,18 @@ def test_every_command_reads_the_file_and_the_command_line(
 ) -> None:
     env, settings, log = installed
     settings.write_text('[tally]\nevery = 5\nstyle = "long"\n')
-    run(env, "simulate", "--bots", "random", "--games", "2", "--records", str(tmp_path / "r"))
+    run_cinco(env, "simulate", "--bots", "random", "--games", "2", "--records", str(tmp_path / "r"))
     assert told(log) == [{"every": 5, "style": "long"}] * 2
     # Recorded with the game, so that a replay knows them.
     record = sorted((tmp_path / "r").glob("*.jsonl"))[0]
     started = json.loads(record.read_text().splitlines()[1])
     assert started["config"]["options"]["settings"] == {"tally.every": 5, "tally.style": "long"}
-    run(env, "simulate", "--bots", "random", "--games", "1", "--setting", "tally.every=7")
+    run_cinco(env, "simulate", "--bots", "random", "--games", "1", "--setting", "tally.every=7")
     assert told(log) == [{"every": 7, "style": "long"}]
-    run(env, "arena", "--bots", "random,greedy", "--games", "2", "--jobs", "1", "--json",
+    run_cinco(env, "arena", "--bots", "random,greedy", "--games", "2", "--jobs", "1", "--json",
         "--setting", "tally.style=short")  # fmt: skip
     assert told(log) == [{"every": 5, "style": "short"}] * 2
-    run(env, "--players", "2", "--bot", "1=random", "--bot", "2=random", "--delay", "0",
+    run_cinco(env, "--players", "2", "--bot", "1=random", "--bot", "2=random", "--delay", "0",
         "--record", str(tmp_path / "game.jsonl"), "--setting", "tally.every=3")  # fmt: skip
     assert told(log) == [{"every": 3, "style": "long"}]
 
@@ -179,14 +163,14 @@ def test_plugins_lists_each_value_and_its_source(
 ) -> None:
     env, settings, _log = installed
     settings.write_text("[tally]\nevery = 5\n")
-    text = run(env, "plugins", "--setting", "tally.style=long").stdout
+    text = run_cinco(env, "plugins", "--setting", "tally.style=long").stdout
     assert (
         f"setting:  tally.every = 5 (from {settings}; default 10): Print the score every N "
         "turns." in text
     )
     assert "setting:  tally.style = 'long' (from the command line; default 'short')" in text
     assert f"Settings file: {settings}" in text
-    listing = json.loads(run(env, "plugins", "--json").stdout)
+    listing = json.loads(run_cinco(env, "plugins", "--json").stdout)
     (tally,) = [p for p in listing["plugins"] if p["name"] == "tally"]
     values = {s["name"]: (s["value"], s["source"], s["file"]) for s in tally["settings"]}
     assert values == {
@@ -205,13 +189,13 @@ def test_a_bad_file_stops_every_command_with_a_clear_message(
         ("arena", "--bots", "random,greedy", "--games", "1", "--jobs", "1"),
         ("--players", "2", "--bot", "1=random", "--bot", "2=random", "--delay", "0"),
     ):
-        result = run(env, *args, code=1)
+        result = run_cinco(env, *args, code=1)
         assert f"The settings file {settings} cannot be used" in result.stderr, args
         assert "[tally] every: The setting tally.every takes a whole number" in result.stderr
         assert "Traceback" not in result.stderr
     assert told(log) == []
     # cinco plugins, where one looks up the settings, says so and lists them all anyway.
-    listing = run(env, "plugins")
+    listing = run_cinco(env, "plugins")
     assert f"warning: The settings file {settings} cannot be used" in listing.stderr
     assert "setting:  tally.every = 10 (default): Print the score" in listing.stdout
 
@@ -230,7 +214,7 @@ def test_a_server_deals_its_tables_with_its_settings(
                         extra=("--setting", "tally.style=long"))  # fmt: skip
         server.start()
         try:
-            created = run(env, "table", "create", "--server", server.url, "--bot", "2=random",
+            created = run_cinco(env, "table", "create", "--server", server.url, "--bot", "2=random",
                           "--json")  # fmt: skip
             code = json.loads(created.stdout)["code"]
             joining = subprocess.Popen(

@@ -70,3 +70,22 @@ def module_plugin(site: Path, name: str, source: str) -> dict[str, str]:
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: cinco-{name}\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[cinco]\n{name} = {module}\n")
     return with_site(site)
+
+
+#: The ``cinco`` command of this environment.
+CINCO = Path(sys.executable).parent / "cinco"
+
+
+def run_cinco(env: dict[str, str], *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
+    """``cinco ARGS`` in *env*, to its end (at most 5 minutes, no input); its exit status must
+    be *code*."""
+    result = subprocess.run(
+        [str(CINCO), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == code, result.stdout + result.stderr
+    return result
