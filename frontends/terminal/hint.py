@@ -15,7 +15,7 @@ from cinco.core.engine.commands import Act, Command, Draw, Exchange, PlayCard
 from cinco.core.engine.state import FREE, GameState
 from cinco.core.table.handle import SeatHandle
 from cinco.core.table.protocol import Hinted, Refused
-from cinco.core.words.i18n import _
+from cinco.core.words.i18n import _, ngettext
 from cinco.frontends.narration import join_names, number_word, seat_name
 
 #: Bots to ask for a hint, strongest first; the first one installed is used.
@@ -88,11 +88,15 @@ def explain_move(view: GameState, seat: int, command: Command) -> str:
         return _("it completes {n} in a row: you win").format(n=number_word(length))
     blocked, other = best_block
     if blocked >= 3 or (blocked >= 2 and blocked > best_own):
-        names = join_names([seat_name(view.config, s) for s in view.config.seats_of(other)])
+        players = view.config.seats_of(other)
+        names = join_names([seat_name(view.config, s) for s in players])
         return (
-            _("it blocks a line where {names} already hold {n} of {length}").format(
-                names=names, n=blocked, length=length
-            )
+            # The count is the number of players named: one player "holds", a team "hold".
+            ngettext(
+                "it blocks a line where {names} already holds {n} of {length}",
+                "it blocks a line where {names} already hold {n} of {length}",
+                len(players),
+            ).format(names=names, n=blocked, length=length)
             + tail
         )
     if best_own:

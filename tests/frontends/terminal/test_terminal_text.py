@@ -237,3 +237,23 @@ def test_terminal_doctests(name: str) -> None:
 
     results = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert results.attempted > 0 and results.failed == 0
+
+
+@pytest.mark.parametrize(("players", "named", "verb"), [(2, 1, "holds"), (4, 2, "hold")])
+def test_a_hints_reason_names_who_holds_the_line_it_blocks(
+    players: int, named: int, verb: str
+) -> None:
+    """One opponent "holds" the line a hint blocks; a team of two "hold" it."""
+    from positions import position
+
+    from cinco.core.engine.board import windows_through
+    from cinco.core.engine.commands import PlayCard
+    from cinco.frontends.terminal.hint import explain_move
+
+    window = windows_through(60)[0]
+    theirs = [space for space in window if space != 60][:3]
+    state = position(players, {0: [60, 70, 80, 85]}, board=dict.fromkeys(theirs, 1))
+    reason = explain_move(state, 0, PlayCard(0, 60, 60))
+    found = re.fullmatch(r"it blocks a line where (.+) already (\w+) 3 of 5", reason)
+    assert found is not None, reason
+    assert len(found[1].split(" and ")) == named and found[2] == verb, reason
