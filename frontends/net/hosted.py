@@ -76,6 +76,9 @@ class HostedTable:
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     #: When the grace of each seat away runs out (the event loop's time): its ``presence``.
     away_until: dict[int, float] = field(default_factory=dict)
+    #: The seats away that the viewers were told of (``seat_away``): only these are told
+    #: back (``seat_back``), so a person who takes a seat and connects at once is no news.
+    told_away: set[int] = field(default_factory=set)
     #: The turn timers (``None``: the table has none), the (turn, seat) they were last set
     #: for, and the task that watches them.
     clocks: Clocks | None = None

@@ -18,6 +18,12 @@ from cinco.core.words.messages import freeze
 from .connection import Frames
 from .hosted import HostedTable, TableStep
 
+#: Seconds a person's seat may wait for its first connection once the game starts (or the
+#: server restarts) before the others are told it is away: a person who has just taken the
+#: last seat is still opening the table's page, and clients reconnect after a restart.
+#: The grace period itself runs from the start, as for a drop.
+ARRIVAL = 5.0
+
 
 def presence(hosted: HostedTable, seat: int, code: str) -> Presence:
     """The ``presence`` message *code* about *seat* of *hosted*, as of now."""
@@ -33,9 +39,9 @@ def presence(hosted: HostedTable, seat: int, code: str) -> Presence:
 
 
 def presences(hosted: HostedTable, viewer: Viewer) -> list[Presence]:
-    """What *viewer* is told after it subscribes: each other seat away now, or played by its
-    stand-in."""
-    told = [presence(hosted, seat, "seat_away") for seat in sorted(hosted.away_until)]
+    """What *viewer* is told after it subscribes: each other seat the others were told is
+    away, or played by its stand-in."""
+    told = [presence(hosted, seat, "seat_away") for seat in sorted(hosted.told_away)]
     told += [presence(hosted, seat, "seat_stand_in") for seat in sorted(hosted.stand_ins)]
     return [message for message in told if message.seat != viewer]
 
@@ -58,32 +64,47 @@ class StandIns:
         self._kick = kick
 
     def watch_seats(self, hosted: HostedTable) -> None:
-        """Start the grace timer of every person's seat that has no connection."""
+        """Start the grace timer of every person's seat that has no connection (the game has
+        just started, or the server has): the others are told after :data:`ARRIVAL`."""
         for index, seat in enumerate(hosted.seats):
             if seat.bot is None:
-                self.absent(hosted, index)
+                self.absent(hosted, index, tell_after=ARRIVAL)
 
-    def absent(self, hosted: HostedTable, seat: int) -> None:
+    def absent(self, hosted: HostedTable, seat: int, *, tell_after: float = 0.0) -> None:
         """*seat* may have nobody connected: after the table's grace, a bot plays for it.
-        Everyone is told now (``seat_away``, with the seconds left)."""
+        Everyone is told (``seat_away``, with the seconds left) now, or after *tell_after*
+        seconds if the seat has no connection by then."""
         if hosted.table is None or hosted.state != "playing" or hosted.connected(seat):
             return
         if seat in hosted.stand_ins or seat in hosted.away:
             return
         loop = asyncio.get_running_loop()
-        hosted.away[seat] = loop.create_task(self._stand_in_later(hosted, seat))
+        tell_after = min(tell_after, hosted.grace)
+        hosted.away[seat] = loop.create_task(self._stand_in_later(hosted, seat, tell_after))
         hosted.away_until[seat] = loop.time() + hosted.grace
+        if tell_after <= 0:
+            self._tell_away(hosted, seat)
+
+    @staticmethod
+    def _tell_away(hosted: HostedTable, seat: int) -> None:
+        hosted.told_away.add(seat)
         announce(hosted, seat, "seat_away")
 
-    async def _stand_in_later(self, hosted: HostedTable, seat: int) -> None:
+    async def _stand_in_later(self, hosted: HostedTable, seat: int, tell_after: float) -> None:
         try:
-            await asyncio.sleep(hosted.grace)
+            if tell_after > 0:
+                await asyncio.sleep(tell_after)
+                async with hosted.lock:
+                    if hosted.away.get(seat) is asyncio.current_task():
+                        self._tell_away(hosted, seat)
+            await asyncio.sleep(hosted.grace - tell_after)
             async with hosted.lock:
                 table = hosted.table
                 if hosted.away.get(seat) is not asyncio.current_task():
                     return
                 del hosted.away[seat]
                 hosted.away_until.pop(seat, None)
+                hosted.told_away.discard(seat)
                 if table is None or hosted.state != "playing" or hosted.connected(seat):
                     return
                 reason = "left" if hosted.seats[seat].token_hash is None else "disconnected"
@@ -103,7 +124,9 @@ class StandIns:
         """*seat*'s person connected (holding the table's lock): no grace timer, no
         stand-in. Everyone else is told (``seat_back``) if they were told the seat was away."""
         task = hosted.away.pop(seat, None)
-        was_away = hosted.away_until.pop(seat, None) is not None or seat in hosted.stand_ins
+        hosted.away_until.pop(seat, None)
+        was_away = seat in hosted.told_away or seat in hosted.stand_ins
+        hosted.told_away.discard(seat)
         if task is not None:
             task.cancel()
         table = hosted.table

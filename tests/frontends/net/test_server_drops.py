@@ -29,6 +29,7 @@ from cinco.core.words.messages import render
 from cinco.frontends.narration import Narrator
 from cinco.frontends.net.client import Lobby, RemoteView, Session
 from cinco.frontends.net.connection import PING_INTERVAL, PING_TIMEOUT
+from cinco.frontends.net.stand_ins import ARRIVAL
 
 
 def heard(session: Session) -> list[Presence]:
@@ -211,3 +212,28 @@ def test_a_message_type_from_a_newer_server_is_skipped_not_fatal() -> None:
     assert session._take_text('{"type": "something_new", "v": 2, "x": 1}') is None
     with pytest.raises(EventError, match="clock: field 'table' is missing"):
         session._take_text('{"type": "clock", "v": 2}')  # a known type, malformed: said
+
+
+def test_a_seat_taken_as_the_game_starts_is_no_news_unless_it_stays_empty(
+    server: Server,
+) -> None:
+    """Ann waits at her table; Bob and Cid take the last seats, which starts the game. Bob's
+    client connects at once: nobody is told he was away, or that he is back. Cid's never
+    does: after :data:`ARRIVAL` everyone is told, with the grace left."""
+    lobby = Lobby(server.url)
+    table = lobby.create({"players": 3, "grace": 30})
+    ann = session(lobby, table, lobby.join(table["code"], "Ann"))
+    told = heard(ann)
+    ann.connect()
+    bob_seat = lobby.join(table["code"], "Bob")
+    lobby.join(table["code"], "Cid")  # the last seat: the game starts
+    bob = session(lobby, table, bob_seat)
+    bob.connect()
+    wait_for([ann, bob], lambda: ann.view.state is not None and bob.view.state is not None, 10)
+    took = wait_for([ann, bob], lambda: bool(told), ARRIVAL + 10)
+    assert took >= ARRIVAL - 2  # measured from when Ann's client first saw the game
+    assert [(m.seat, m.code) for m in told] == [(2, "seat_away")], told
+    params = dict(told[0].params)
+    assert params["name"] == "Cid" and 30 - ARRIVAL - 3 <= float(params["seconds"]) <= 30
+    for each in (ann, bob):
+        each.close()
