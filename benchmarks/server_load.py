@@ -522,6 +522,8 @@ def main() -> None:
         parser.error("--web is a share of the seats, from 0 to 1")
     if args.warmup < args.arrive + 2:
         parser.error("--warmup must be at least --arrive + 2 s (everyone connects first)")
+    if args.profile and not Path(sys.executable).with_name("py-spy").exists():
+        parser.error(f"--profile needs py-spy: {sys.executable} -m pip install py-spy")
     steps = [int(step) for step in args.tables.split(",") if step.strip()]
     held: int | None = None
     print(
