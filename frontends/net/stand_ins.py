@@ -95,7 +95,10 @@ class StandIns:
             if tell_after > 0:
                 await asyncio.sleep(tell_after)
                 async with hosted.lock:
-                    if hosted.away.get(seat) is asyncio.current_task():
+                    if (
+                        hosted.away.get(seat) is asyncio.current_task()
+                        and hosted.state == "playing"
+                    ):
                         self._tell_away(hosted, seat)
             await asyncio.sleep(hosted.grace - tell_after)
             async with hosted.lock:
@@ -118,7 +121,7 @@ class StandIns:
                     announce(hosted, seat, "seat_stand_in")
             self._kick(hosted)
         except asyncio.CancelledError:
-            pass
+            pass  # the person connected (or the table closed): nobody to stand in for
 
     async def back(self, hosted: HostedTable, seat: int) -> None:
         """*seat*'s person connected (holding the table's lock): no grace timer, no

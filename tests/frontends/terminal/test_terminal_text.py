@@ -12,8 +12,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from positions import position
 
-from cinco.core.engine.board import SPACES
+from cinco.core.engine.board import SPACES, windows_through
+from cinco.core.engine.commands import PlayCard
 from cinco.core.engine.config import GameConfig
 from cinco.core.engine.events import (
     SPECTATOR,
@@ -32,6 +34,7 @@ from cinco.frontends.board_view import render_board
 from cinco.frontends.main import main
 from cinco.frontends.narration import Narrator, describe_result
 from cinco.frontends.terminal import parsing
+from cinco.frontends.terminal.hint import explain_move
 from cinco.frontends.terminal.table import Style, TableView, render
 
 
@@ -244,12 +247,6 @@ def test_a_hints_reason_names_who_holds_the_line_it_blocks(
     players: int, named: int, verb: str
 ) -> None:
     """One opponent "holds" the line a hint blocks; a team of two "hold" it."""
-    from positions import position
-
-    from cinco.core.engine.board import windows_through
-    from cinco.core.engine.commands import PlayCard
-    from cinco.frontends.terminal.hint import explain_move
-
     window = windows_through(60)[0]
     theirs = [space for space in window if space != 60][:3]
     state = position(players, {0: [60, 70, 80, 85]}, board=dict.fromkeys(theirs, 1))
